@@ -1,0 +1,169 @@
+// What the accounts API does, one function per operation (decisions §3). Routes parse and shape;
+// these decide.
+import { isDeepStrictEqual } from 'node:util';
+import type { Principal } from '../auth/principal.ts';
+import { type Database, isPgError, PG_STILL_REFERENCED } from '../db/database.ts';
+import { assertCompanyAccess } from '../http/authenticate.ts';
+import { ApiError, validationError } from '../http/problem.ts';
+import { taxCodeCodeExists } from '../tax-codes/store.ts';
+import type { Account, AccountCreate, AccountSearch, AccountSearchItem, AccountUpdate } from './schemas.ts';
+import type { PagePosition } from './store.ts';
+import * as store from './store.ts';
+
+const METADATA_MAX_BYTES = 64 * 1024;
+
+export interface CreateResult {
+  account: Account;
+  /** False when the request replayed an identical, already stored account. */
+  created: boolean;
+}
+
+/**
+ * 201 for a new account; 200 when an account with the same (companyId, externalId) has exactly the
+ * requested fields (a safe replay); else 409 with the stored account's id. The unique index decides
+ * concurrent creates, so there is never a second row.
+ */
+export async function createAccount(db: Database, principal: Principal, input: AccountCreate): Promise<CreateResult> {
+  assertCompanyAccess(principal, input.companyId);
+  const account = {
+    companyId: input.companyId.toLowerCase(),
+    externalId: input.externalId,
+    name: input.name,
+    archived: input.archived,
+    code: input.code ?? null,
+    taxCodeExternalId: input.taxCodeExternalId ?? null,
+    metadata: checkMetadata(input.metadata ?? null),
+    accountingSystem: principal.accountingSystem ?? null,
+  };
+  // Two rounds: the conflicting row may be deleted between the insert and the read.
+  for (let round = 0; round < 2; round++) {
+    const inserted = await store.insertAccount(db, account);
+    if (inserted) return { account: toAccount(inserted), created: true };
+    const existing = await store.findAccountByExternalId(db, account.companyId, account.externalId);
+    if (!existing) continue;
+    if (sameMutableFields(existing, account)) return { account: toAccount(existing), created: false };
+    throw new ApiError(
+      'ACCOUNT_ALREADY_EXISTS',
+      `Account ${existing.id} already has externalId ${account.externalId}`,
+      {
+        existingId: existing.id,
+      },
+    );
+  }
+  throw new ApiError(
+    'ACCOUNT_ALREADY_EXISTS',
+    `An account with externalId ${account.externalId} is being changed; retry`,
+  );
+}
+
+export async function getAccount(db: Database, principal: Principal, id: string): Promise<Account> {
+  const row = await store.findAccount(db, id, [...principal.companies]);
+  if (!row) throw accountNotFound(id);
+  return toAccount(row);
+}
+
+/** A full replacement of the mutable fields: an omitted optional field becomes null. */
+export async function updateAccount(
+  db: Database,
+  principal: Principal,
+  id: string,
+  input: AccountUpdate,
+): Promise<Account> {
+  const changes = {
+    name: input.name,
+    archived: input.archived,
+    code: input.code ?? null,
+    taxCodeExternalId: input.taxCodeExternalId ?? null,
+    metadata: checkMetadata(input.metadata ?? null),
+  };
+  return db.transaction(async (tx) => {
+    const current = await store.findAccount(tx, id, [...principal.companies], { forUpdate: true });
+    if (!current) throw accountNotFound(id);
+    const taxCode = changes.taxCodeExternalId;
+    if (taxCode !== null && !(await taxCodeCodeExists(tx, current.companyId, taxCode))) {
+      throw new ApiError('TAX_CODE_NOT_FOUND', `Company ${current.companyId} has no tax code with code ${taxCode}`, {
+        errors: [{ path: '/taxCodeExternalId', message: 'must be the code of an existing tax code', in: 'body' }],
+      });
+    }
+    return toAccount(await store.updateAccount(tx, id, changes));
+  });
+}
+
+/** Only accounts no accounting entry references can be deleted; archive the others. */
+export async function deleteAccount(db: Database, principal: Principal, id: string): Promise<void> {
+  let deleted: boolean;
+  try {
+    deleted = await store.deleteAccount(db, id, [...principal.companies]);
+  } catch (error) {
+    if (isPgError(error, PG_STILL_REFERENCED)) {
+      throw new ApiError(
+        'ACCOUNT_IN_USE',
+        `Account ${id} is linked to accounting entries; archive it with PUT instead`,
+      );
+    }
+    throw error;
+  }
+  if (!deleted) throw accountNotFound(id);
+}
+
+export async function searchAccounts(
+  db: Database,
+  principal: Principal,
+  filters: store.AccountFilters,
+  position: PagePosition,
+) {
+  assertCompanyAccess(principal, filters.companyId);
+  const page = await store.searchAccounts(db, filters, position);
+  return { ...page, rows: page.rows.map(toSearchItem) };
+}
+
+/** The normalised filters of a search body; also what its cursors are bound to. */
+export function toAccountFilters(body: AccountSearch): store.AccountFilters {
+  return {
+    companyId: body.companyId.toLowerCase(),
+    ids: body.ids ? body.ids.map((id) => id.toLowerCase()) : null,
+    name: body.name ?? null,
+    code: body.code ?? null,
+    externalId: body.externalId ?? null,
+    archived: body.archived ?? null,
+  };
+}
+
+function checkMetadata(metadata: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (metadata !== null && Buffer.byteLength(JSON.stringify(metadata)) > METADATA_MAX_BYTES) {
+    throw validationError([{ path: '/metadata', message: 'must be at most 64 KiB as JSON', in: 'body' }]);
+  }
+  return metadata;
+}
+
+function sameMutableFields(stored: Account, requested: Omit<Account, 'id'>): boolean {
+  return (
+    stored.name === requested.name &&
+    stored.archived === requested.archived &&
+    stored.code === requested.code &&
+    stored.taxCodeExternalId === requested.taxCodeExternalId &&
+    isDeepStrictEqual(stored.metadata, requested.metadata)
+  );
+}
+
+function accountNotFound(id: string): ApiError {
+  return new ApiError('ACCOUNT_NOT_FOUND', `No account ${id}`);
+}
+
+function toAccount(row: AccountSearchItem): Account {
+  return {
+    id: row.id,
+    companyId: row.companyId,
+    externalId: row.externalId,
+    name: row.name,
+    archived: row.archived,
+    code: row.code,
+    taxCodeExternalId: row.taxCodeExternalId,
+    metadata: row.metadata,
+  };
+}
+
+function toSearchItem(row: AccountSearchItem & { accountingSystem: string | null }): AccountSearchItem {
+  const { accountingSystem, ...account } = row;
+  return accountingSystem === null ? toAccount(account) : { ...toAccount(account), accountingSystem };
+}

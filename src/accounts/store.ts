@@ -1,0 +1,171 @@
+// SQL for accounts. Every statement is scoped to the companies the caller may see, so a row of
+// another company is indistinguishable from a missing one.
+import type { Queryable } from '../db/database.ts';
+import type { SortColumn, SortKey } from '../db/keyset.ts';
+import { fetchPage, type Page } from '../db/keyset-page.ts';
+import type { SqlParams } from '../db/sql-params.ts';
+import type { AccountSearchItem } from './schemas.ts';
+
+export const ACCOUNT_SORT_COLUMNS: Record<string, SortColumn> = {
+  name: { sql: 'name', type: 'text' },
+  code: { sql: 'code', type: 'text', nullable: true },
+  externalId: { sql: 'external_id', type: 'text' },
+  id: { sql: 'id', type: 'uuid' },
+  createdAt: { sql: 'created_at', type: 'timestamptz' },
+  updatedAt: { sql: 'updated_at', type: 'timestamptz' },
+};
+
+const COLUMNS = `id, company_id AS "companyId", external_id AS "externalId", name, archived, code,
+  tax_code_external_id AS "taxCodeExternalId", metadata, accounting_system AS "accountingSystem"`;
+
+type AccountRow = AccountSearchItem & { accountingSystem: string | null };
+
+export interface NewAccount {
+  companyId: string;
+  externalId: string;
+  name: string;
+  archived: boolean;
+  code: string | null;
+  taxCodeExternalId: string | null;
+  metadata: Record<string, unknown> | null;
+  accountingSystem: string | null;
+}
+
+/** Inserts the account, or returns undefined when its (companyId, externalId) is taken. */
+export async function insertAccount(db: Queryable, account: NewAccount): Promise<AccountRow | undefined> {
+  const [row] = await db.query<AccountRow>(
+    `INSERT INTO accounts (company_id, external_id, name, archived, code, tax_code_external_id, metadata, accounting_system)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (company_id, external_id) DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [
+      account.companyId,
+      account.externalId,
+      account.name,
+      account.archived,
+      account.code,
+      account.taxCodeExternalId,
+      account.metadata === null ? null : JSON.stringify(account.metadata),
+      account.accountingSystem,
+    ],
+  );
+  return row;
+}
+
+export async function findAccountByExternalId(
+  db: Queryable,
+  companyId: string,
+  externalId: string,
+): Promise<AccountRow | undefined> {
+  const [row] = await db.query<AccountRow>(
+    `SELECT ${COLUMNS} FROM accounts WHERE company_id = $1 AND external_id = $2`,
+    [companyId, externalId],
+  );
+  return row;
+}
+
+export async function findAccount(
+  db: Queryable,
+  id: string,
+  companies: readonly string[],
+  options: { forUpdate?: boolean } = {},
+): Promise<AccountRow | undefined> {
+  const [row] = await db.query<AccountRow>(
+    `SELECT ${COLUMNS} FROM accounts WHERE id = $1 AND company_id = ANY($2::uuid[])${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id, companies],
+  );
+  return row;
+}
+
+export interface AccountChanges {
+  name: string;
+  archived: boolean;
+  code: string | null;
+  taxCodeExternalId: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+export async function updateAccount(db: Queryable, id: string, changes: AccountChanges): Promise<AccountRow> {
+  const [row] = await db.query<AccountRow>(
+    `UPDATE accounts SET name = $2, archived = $3, code = $4, tax_code_external_id = $5, metadata = $6,
+       updated_at = now()
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [
+      id,
+      changes.name,
+      changes.archived,
+      changes.code,
+      changes.taxCodeExternalId,
+      changes.metadata === null ? null : JSON.stringify(changes.metadata),
+    ],
+  );
+  if (!row) throw new Error(`account ${id} vanished inside its update transaction`);
+  return row;
+}
+
+/** Deletes the account; false when there is none the caller may see. */
+export async function deleteAccount(db: Queryable, id: string, companies: readonly string[]): Promise<boolean> {
+  const rows = await db.query('DELETE FROM accounts WHERE id = $1 AND company_id = ANY($2::uuid[]) RETURNING id', [
+    id,
+    companies,
+  ]);
+  return rows.length > 0;
+}
+
+export interface AccountFilters {
+  companyId: string;
+  ids: string[] | null;
+  name: string | null;
+  code: string | null;
+  externalId: string | null;
+  archived: boolean | null;
+}
+
+export interface PagePosition {
+  sort: SortKey[];
+  limit: number;
+  offset?: number;
+  after?: string[];
+  before?: string[];
+}
+
+export async function searchAccounts(
+  db: Queryable,
+  filters: AccountFilters,
+  position: PagePosition,
+): Promise<Page<AccountRow>> {
+  const onlyCompanyAndArchived =
+    !filters.ids && filters.name === null && filters.code === null && filters.externalId === null;
+  return fetchPage<AccountRow>(db, {
+    select: COLUMNS,
+    from: 'accounts',
+    filter: (params) => accountConditions(filters, params),
+    columns: ACCOUNT_SORT_COLUMNS,
+    ...position,
+    countTotal: onlyCompanyAndArchived ? () => countAccounts(db, filters.companyId, filters.archived) : undefined,
+  });
+}
+
+function accountConditions(filters: AccountFilters, params: SqlParams): string[] {
+  const conditions = [`company_id = ${params.add(filters.companyId)}`];
+  if (filters.ids) conditions.push(`id = ANY(${params.add(filters.ids)}::uuid[])`);
+  if (filters.name !== null) conditions.push(`name ILIKE ${params.add(`%${escapeLike(filters.name)}%`)}`);
+  if (filters.code !== null) conditions.push(`code = ${params.add(filters.code)}`);
+  if (filters.externalId !== null) conditions.push(`external_id = ${params.add(filters.externalId)}`);
+  if (filters.archived !== null) conditions.push(`archived = ${params.add(filters.archived)}`);
+  return conditions;
+}
+
+/** The exact number of a company's accounts, from the counters the accounts trigger keeps. */
+async function countAccounts(db: Queryable, companyId: string, archived: boolean | null): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    `SELECT coalesce(sum(n), 0)::int AS n FROM account_counts
+     WHERE company_id = $1 AND ($2::boolean IS NULL OR archived = $2)`,
+    [companyId, archived],
+  );
+  return row?.n ?? 0;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,31 @@
+// Who is calling, as the bearer token says (decisions §2).
+
+export const SCOPES = [
+  'accounts:read',
+  'accounts:write',
+  'tax-codes:read',
+  'tax-codes:write',
+  'accounting-entries:read',
+  'accounting-entries:write',
+  'export-jobs:read',
+  'export-jobs:write',
+  'export-items:read',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export interface Principal {
+  /** The user or application acting. */
+  subject: string;
+  /** The third-party application; subscriptions belong to it, else to the subject. */
+  clientId: string | undefined;
+  scopes: ReadonlySet<string>;
+  companies: ReadonlySet<string>;
+  accountingSystem: string | undefined;
+}
+
+/** Reads need `:read` or `:write` of the same resource; writes need `:write`. */
+export function hasScope(principal: Principal, required: Scope): boolean {
+  if (principal.scopes.has(required)) return true;
+  return required.endsWith(':read') && principal.scopes.has(required.replace(/:read$/, ':write'));
+}

@@ -1,0 +1,80 @@
+import { createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import type { Principal } from './principal.ts';
+
+export type TokenVerifier = (token: string) => Promise<Principal>;
+
+export class InvalidTokenError extends Error {}
+
+export interface VerifierOptions {
+  /** HS256 shared secret. */
+  secret?: string;
+  /** JWKS document for RS256/ES256 tokens. */
+  jwksUrl?: string;
+  issuer?: string;
+  audience?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Builds the bearer token check: signature, algorithm, expiry, issuer, audience, then claims. */
+export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
+  const { key, algorithms } = verificationKey(options);
+  return async (token) => {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, key as JWTVerifyGetKey, {
+        algorithms,
+        issuer: options.issuer,
+        audience: options.audience,
+        requiredClaims: ['exp'],
+      }));
+    } catch (error) {
+      throw new InvalidTokenError(describeJoseError(error));
+    }
+    return toPrincipal(payload);
+  };
+}
+
+function verificationKey(options: VerifierOptions): { key: Uint8Array | JWTVerifyGetKey; algorithms: string[] } {
+  if (options.jwksUrl) return { key: createRemoteJWKSet(new URL(options.jwksUrl)), algorithms: ['RS256', 'ES256'] };
+  if (options.secret) return { key: new TextEncoder().encode(options.secret), algorithms: ['HS256'] };
+  throw new Error('Token verification needs AUTH_JWT_SECRET or AUTH_JWKS_URL');
+}
+
+function toPrincipal(payload: JWTPayload): Principal {
+  const { sub, scope, companies, client_id: clientId, accounting_system: accountingSystem } = payload;
+  if (typeof sub !== 'string' || !UUID.test(sub)) throw new InvalidTokenError('The token has no uuid `sub` claim');
+  if (scope !== undefined && typeof scope !== 'string')
+    throw new InvalidTokenError('The `scope` claim must be a string');
+  if (!Array.isArray(companies) || !companies.every((c) => typeof c === 'string' && UUID.test(c))) {
+    throw new InvalidTokenError('The `companies` claim must be an array of company uuids');
+  }
+  if (clientId !== undefined && typeof clientId !== 'string')
+    throw new InvalidTokenError('`client_id` must be a string');
+  if (accountingSystem !== undefined && typeof accountingSystem !== 'string') {
+    throw new InvalidTokenError('`accounting_system` must be a string');
+  }
+  return {
+    subject: sub.toLowerCase(),
+    clientId,
+    scopes: new Set((scope ?? '').split(' ').filter(Boolean)),
+    companies: new Set(companies.map((c: string) => c.toLowerCase())),
+    accountingSystem,
+  };
+}
+
+function describeJoseError(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  switch (code) {
+    case 'ERR_JWT_EXPIRED':
+      return 'The token has expired';
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
+      return 'The token signature is not valid';
+    case 'ERR_JOSE_ALG_NOT_ALLOWED':
+      return 'The token is signed with an algorithm this service does not accept';
+    case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
+      return `The token is not valid here: ${(error as Error).message}`;
+    default:
+      return 'The token is malformed';
+  }
+}

@@ -1,0 +1,26 @@
+// One query interface over the embedded database (PGlite) and PostgreSQL (node-postgres).
+// Stores receive a `Queryable` and never know which one runs underneath.
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** SQLSTATE codes the callers map to client errors. */
+export const PG_UNIQUE_VIOLATION = '23505';
+export const PG_FOREIGN_KEY_VIOLATION = '23503';
+/** A row an ON DELETE RESTRICT foreign key references: 23001 since PostgreSQL 18, 23503 before. */
+export const PG_STILL_REFERENCED = ['23001', '23503'];
+
+export function isPgError(error: unknown, codes: string | readonly string[]): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && [codes].flat().includes(code);
+}

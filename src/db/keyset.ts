@@ -1,0 +1,109 @@
+// Keyset pagination in SQL. A sort is a list of terms (expression, direction); the page after a
+// boundary row is the rows whose terms compare strictly after the boundary's, scanned from an index
+// that starts at the boundary, so page 10,000 costs what page 1 does (decisions §3.1).
+
+import type { SqlParams } from './sql-params.ts';
+
+export const PAGE_ORDERS = [
+  'ASC',
+  'ASC_NULLS_FIRST',
+  'ASC_NULLS_LAST',
+  'DESC',
+  'DESC_NULLS_FIRST',
+  'DESC_NULLS_LAST',
+] as const;
+export type PageOrder = (typeof PAGE_ORDERS)[number];
+
+/** A column a client may sort by. `sql` must match the expression of the index that serves it. */
+export interface SortColumn {
+  sql: string;
+  /** The SQL type of the column, used to read cursor values back. */
+  type: 'text' | 'uuid' | 'timestamptz' | 'date' | 'numeric' | 'boolean';
+  /** Nullable text columns sort as (null flag, coalesce(value, '')); see the code indexes. */
+  nullable?: boolean;
+}
+
+export interface SortKey {
+  key: string;
+  order: PageOrder;
+}
+
+export interface SortTerm {
+  sql: string;
+  type: SortColumn['type'];
+  descending: boolean;
+}
+
+/**
+ * Expands the requested keys into non-null terms, with `id` ASC as the final tie-breaker so the
+ * order is total. Plain ASC/DESC place nulls as PostgreSQL does: last for ASC, first for DESC.
+ */
+export function toSortTerms(columns: Record<string, SortColumn>, keys: SortKey[]): SortTerm[] {
+  const terms: SortTerm[] = [];
+  for (const { key, order } of keys) {
+    const column = columns[key];
+    if (!column) throw new Error(`No sortable column ${key}`);
+    const descending = order.startsWith('DESC');
+    if (!column.nullable) {
+      terms.push({ sql: column.sql, type: column.type, descending });
+      continue;
+    }
+    const nullsFirst = order.endsWith('NULLS_FIRST') || order === 'DESC';
+    // The flag is true for the rows that come later (in ascending terms) or earlier (descending).
+    const flagIsNull = descending ? nullsFirst : !nullsFirst;
+    terms.push({ sql: `(${column.sql} IS ${flagIsNull ? '' : 'NOT '}NULL)`, type: 'boolean', descending });
+    terms.push({ sql: `(coalesce(${column.sql}, ''))`, type: 'text', descending });
+  }
+  if (!keys.some((k) => k.key === 'id')) terms.push({ sql: columns.id?.sql ?? 'id', type: 'uuid', descending: false });
+  return terms;
+}
+
+export function orderByClause(terms: SortTerm[], reversed = false): string {
+  return terms.map((t) => `${t.sql} ${t.descending !== reversed ? 'DESC' : 'ASC'}`).join(', ');
+}
+
+/** The select list that reads a row's terms as text, for its cursor: `k0, k1, …`. */
+export function cursorColumns(terms: SortTerm[]): string {
+  return terms.map((t, i) => `${t.sql}::text AS k${i}`).join(', ');
+}
+
+export function readCursorValues(row: Record<string, unknown>, terms: SortTerm[]): string[] {
+  return terms.map((_, i) => String(row[`k${i}`]));
+}
+
+/**
+ * The condition "the row sorts after `boundary`" (or before it when `reversed`), strictly, or
+ * inclusive of the boundary row itself when `inclusive`.
+ *
+ * Written as a lexicographic OR of the terms, plus a redundant bound on the leading run of terms
+ * that share a direction, which is what lets the planner start the index scan at the boundary.
+ */
+export function comparePredicate(
+  terms: SortTerm[],
+  boundary: string[],
+  params: SqlParams,
+  options: { reversed?: boolean; inclusive?: boolean } = {},
+): string {
+  const { reversed = false, inclusive = false } = options;
+  const values = terms.map((t, i) => `${params.add(boundary[i])}::${t.type}`);
+  const after = (t: SortTerm) => (t.descending !== reversed ? '<' : '>');
+
+  const branches = terms.map((term, i) => {
+    const equalities = terms.slice(0, i).map((t, j) => `${t.sql} = ${values[j]}`);
+    const last = i === terms.length - 1;
+    const op = after(term) + (last && inclusive ? '=' : '');
+    return [...equalities, `${term.sql} ${op} ${values[i]}`].join(' AND ');
+  });
+
+  const first = terms[0];
+  if (!first) return 'TRUE';
+  let run = 1;
+  while (run < terms.length && terms[run]?.descending === first.descending) run++;
+  const lhs = terms
+    .slice(0, run)
+    .map((t) => t.sql)
+    .join(', ');
+  const rhs = values.slice(0, run).join(', ');
+  const bound = `ROW(${lhs}) ${after(first)}= ROW(${rhs})`;
+  return `(${bound} AND (${branches.map((b) => `(${b})`).join(' OR ')}))`;
+}

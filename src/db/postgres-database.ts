@@ -1,0 +1,56 @@
+import pg from 'pg';
+import type { Database, Queryable } from './database.ts';
+
+// A deadlock or serialization failure means another transaction won a race; the work is safe to
+// run again from the start.
+const RETRYABLE = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 3;
+
+/**
+ * PostgreSQL through a node-postgres pool. `schema` puts every table of this connection in its own
+ * schema (the tests use one per file); extensions stay in `public`.
+ */
+export async function openPostgres(url: string, options: { schema?: string } = {}): Promise<Database> {
+  const searchPath = options.schema ? `${options.schema},public` : undefined;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    options: ['-c TimeZone=UTC', searchPath ? `-c search_path=${searchPath}` : ''].join(' ').trim(),
+  });
+  // An idle client that loses its connection emits here; without a listener it would crash the process.
+  pool.on('error', () => {});
+  if (options.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(options.schema)}`);
+
+  const query = async <Row>(on: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
+    (await on.query(sql, params as unknown[])).rows as Row[];
+
+  async function transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work({
+          query: (sql, params) => query(client, sql, params),
+          exec: async (sql) => void (await client.query(sql)),
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        const code = (error as { code?: string }).code;
+        if (attempt < MAX_ATTEMPTS && code && RETRYABLE.has(code)) continue;
+        throw error;
+      } finally {
+        client.release();
+      }
+    }
+  }
+
+  return {
+    kind: 'postgres',
+    query: (sql, params) => query(pool, sql, params),
+    exec: async (sql) => void (await pool.query(sql)),
+    transaction,
+    close: () => pool.end(),
+  };
+}

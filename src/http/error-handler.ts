@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type FieldError, toProblem, validationError } from './problem.ts';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/**
+ * The single place errors become responses. Known errors keep their type; anything else is logged
+ * and answered as a bare 500, so no stack trace or SQL ever reaches a client.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    sendProblem(request, reply, apiError);
+  });
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.status === 401) reply.header('www-authenticate', 'Bearer');
+  return reply.status(error.status).type(PROBLEM_CONTENT_TYPE).send(toProblem(error, request.id));
+}
+
+function toApiError(error: FastifyError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) {
+    const where = toLocation(error.validationContext);
+    return validationError(error.validation.map((issue) => toFieldError(issue, where)));
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('MALFORMED_JSON', error.message);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
+  }
+  // The JSON parser reports a syntax error with status 400 and no Fastify code.
+  if (error instanceof SyntaxError || (error.statusCode === 400 && !error.code)) {
+    return new ApiError('MALFORMED_JSON', 'The request body is not valid JSON');
+  }
+  return new ApiError('INTERNAL_ERROR', 'The request could not be completed; it has been logged');
+}
+
+type AjvIssue = NonNullable<FastifyError['validation']>[number];
+
+function toFieldError(issue: AjvIssue, where: FieldError['in']): FieldError {
+  const missing = (issue.params as { missingProperty?: string }).missingProperty;
+  const path = missing ? `${issue.instancePath}/${missing}` : issue.instancePath || '/';
+  const message = missing ? 'is required' : (issue.message ?? 'is invalid');
+  return { path, message, in: where };
+}
+
+function toLocation(context: string | undefined): FieldError['in'] {
+  if (context === 'querystring') return 'query';
+  if (context === 'params') return 'path';
+  return 'body';
+}

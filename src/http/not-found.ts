@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { sendProblem } from './error-handler.ts';
+import { ApiError } from './problem.ts';
+
+/**
+ * Unknown paths answer 404 ROUTE_NOT_FOUND; a known path with another method answers 405 with an
+ * Allow header. Fastify's router answers 404 for both, so the routes are mirrored here to tell them
+ * apart.
+ */
+export function registerNotFoundHandler(app: FastifyInstance): void {
+  const known = FindMyWay();
+  const noop = () => {};
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (!known.hasRoute(method as HTTPMethod, route.url)) known.on(method as HTTPMethod, route.url, noop);
+    }
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = (['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const).filter((m) => known.find(m, path));
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendProblem(
+        request,
+        reply,
+        new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`),
+      );
+    }
+    return sendProblem(request, reply, new ApiError('ROUTE_NOT_FOUND', `No route ${request.method} ${path}`));
+  });
+}

@@ -1,0 +1,47 @@
+import Type from 'typebox';
+import { PAGE_ORDERS } from '../../db/keyset.ts';
+import type { Page } from '../../db/keyset-page.ts';
+import { encodeCursor } from './cursor.ts';
+import type { CurrentRequestPagination, PageRequest } from './page-request.ts';
+
+export const PageInfoSchema = Type.Object(
+  {
+    currentRequestPagination: Type.Object({
+      parameters: Type.Record(Type.String(), Type.Array(Type.String())),
+      after: Type.Optional(Type.String()),
+      before: Type.Optional(Type.String()),
+      limit: Type.Optional(Type.Integer()),
+      offset: Type.Optional(Type.Integer()),
+      sortingKeys: Type.Optional(Type.Array(Type.String())),
+      sortingOrder: Type.Optional(Type.Array(Type.String({ enum: [...PAGE_ORDERS] }))),
+    }),
+    hasNextPage: Type.Boolean(),
+    hasPreviousPage: Type.Boolean(),
+    startCursor: Type.Optional(Type.String({ description: 'Cursor of the first row; absent on an empty page' })),
+    endCursor: Type.Optional(Type.String({ description: 'Cursor of the last row; absent on an empty page' })),
+    total: Type.Optional(Type.Integer({ description: 'Rows matching the filters, on every page' })),
+  },
+  { description: 'Where this page lies in the whole result' },
+);
+
+export interface PageInfo {
+  currentRequestPagination: CurrentRequestPagination;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor?: string;
+  endCursor?: string;
+  total: number;
+}
+
+export function toPageInfo(page: Page<unknown>, request: PageRequest): PageInfo {
+  const first = page.cursors[0];
+  const last = page.cursors[page.cursors.length - 1];
+  return {
+    currentRequestPagination: request.echo,
+    hasNextPage: page.hasNextPage,
+    hasPreviousPage: page.hasPreviousPage,
+    ...(first && { startCursor: encodeCursor(request.fingerprint, first) }),
+    ...(last && { endCursor: encodeCursor(request.fingerprint, last) }),
+    total: page.total,
+  };
+}

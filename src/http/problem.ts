@@ -1,0 +1,73 @@
+// The one error vocabulary of the API (decisions §4): a closed list of stable `type` codes that
+// clients branch on, one typed error that domain code throws, and the problem+json body.
+
+export const PROBLEM_TYPES = {
+  VALIDATION_FAILED: { status: 400, title: 'The request is invalid' },
+  MALFORMED_JSON: { status: 400, title: 'The request body is not valid JSON' },
+  INVALID_CURSOR: { status: 400, title: 'The pagination cursor is invalid' },
+  TAX_CODE_NOT_FOUND: { status: 400, title: 'The tax code does not exist' },
+  UNKNOWN_ACCOUNT: { status: 400, title: 'The account does not exist in this company' },
+  UNAUTHORIZED: { status: 401, title: 'Authentication is required' },
+  FORBIDDEN: { status: 403, title: 'The credential does not allow this' },
+  ROUTE_NOT_FOUND: { status: 404, title: 'No such route' },
+  ACCOUNT_NOT_FOUND: { status: 404, title: 'The account does not exist' },
+  TAX_CODE_ID_NOT_FOUND: { status: 404, title: 'The tax code does not exist' },
+  ACCOUNTING_ENTRY_NOT_FOUND: { status: 404, title: 'The accounting entry does not exist' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'The route does not allow this method' },
+  ACCOUNT_ALREADY_EXISTS: { status: 409, title: 'An account with this externalId already exists' },
+  ACCOUNT_IN_USE: { status: 409, title: 'The account is linked to accounting entries' },
+  TAX_CODE_ALREADY_EXISTS: { status: 409, title: 'A tax code with this code already exists' },
+  TAX_CODE_IN_USE: { status: 409, title: 'The tax code is used by accounts' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body must be JSON' },
+  SERVICE_UNAVAILABLE: { status: 503, title: 'The service is not ready' },
+  INTERNAL_ERROR: { status: 500, title: 'Something went wrong on our side' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemType = keyof typeof PROBLEM_TYPES;
+
+export interface FieldError {
+  /** JSON pointer into the request part named by `in`. */
+  path: string;
+  message: string;
+  in?: 'body' | 'query' | 'path';
+}
+
+export interface Problem {
+  type: ProblemType;
+  title: string;
+  status: number;
+  detail: string;
+  requestId: string;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}
+
+/** Thrown by domain and HTTP code; the error handler turns it into problem+json. */
+export class ApiError extends Error {
+  readonly type: ProblemType;
+  readonly status: number;
+  readonly extensions: Record<string, unknown>;
+
+  constructor(type: ProblemType, detail: string, extensions: Record<string, unknown> = {}) {
+    super(detail);
+    this.type = type;
+    this.status = PROBLEM_TYPES[type].status;
+    this.extensions = extensions;
+  }
+}
+
+export function validationError(errors: FieldError[], detail = 'The request has invalid fields'): ApiError {
+  return new ApiError('VALIDATION_FAILED', detail, { errors });
+}
+
+export function toProblem(error: ApiError, requestId: string): Problem {
+  return {
+    type: error.type,
+    title: PROBLEM_TYPES[error.type].title,
+    status: error.status,
+    detail: error.message,
+    requestId,
+    ...error.extensions,
+  };
+}

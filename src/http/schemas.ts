@@ -1,0 +1,54 @@
+// Schemas shared by every route. Route schemas are the single source of the OpenAPI document.
+import Type, { type TSchema } from 'typebox';
+import { PROBLEM_TYPES } from './problem.ts';
+
+export const Uuid = (description?: string) =>
+  Type.String({ format: 'uuid', description, examples: ['123e4567-e89b-12d3-a456-426614174005'] });
+
+/** A value that may also be JSON null. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Timestamp = (description: string) =>
+  Type.String({ format: 'date-time', description, examples: ['2026-11-22T09:30:00.000000Z'] });
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ enum: Object.keys(PROBLEM_TYPES), description: 'Stable code to branch on' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    requestId: Type.String({ description: 'Also in the x-request-id response header' }),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          path: Type.String({ description: 'JSON pointer to the field' }),
+          message: Type.String(),
+          in: Type.Optional(Type.String({ enum: ['body', 'query', 'path'] })),
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: true, description: 'RFC 9457 problem details' },
+);
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'The request is invalid',
+  401: 'The bearer token is missing, malformed, expired or wrongly signed',
+  403: 'The token lacks the scope, or does not list the company',
+  404: 'Not found (also when it belongs to another company)',
+  409: 'Conflicts with the current state',
+  413: 'The request body is too large',
+  415: 'The request body is not JSON',
+  422: 'The change is not possible in the current state',
+};
+
+/** The problem+json responses a route can answer, for its schema and the OpenAPI document. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const all = [...new Set([400, 401, 403, 413, 415, ...statuses])];
+  return Object.fromEntries(
+    all.map((status) => [status, { ...ProblemSchema, description: ERROR_DESCRIPTIONS[status] ?? 'Error' }]),
+  );
+}
+
+export const DataEnvelope = <T extends TSchema>(item: T, description?: string) =>
+  Type.Object({ data: item }, { description });

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// The `ledgerhook` command: serve, migrate, token.
+import { parseArgs } from 'node:util';
+import { mintToken } from './auth/mint-token.ts';
+import { resolveSigningSecret } from './auth/signing-secret.ts';
+import { ConfigError, loadConfig, type Role } from './config.ts';
+import { openDatabase } from './db/open-database.ts';
+import { serve } from './serve.ts';
+
+const USAGE = `Usage:
+  ledgerhook serve [--role api|worker|all]     run the service (default: all)
+  ledgerhook migrate                           apply database migrations and exit
+  ledgerhook token --sub <uuid> --company <uuid> [--company <uuid>…] --scope "<scopes>"
+                   [--ttl 1h] [--client-id <id>] [--accounting-system <name>]
+                                               print a signed bearer token for local use`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'serve': {
+      const { values } = parseArgs({ args: rest, options: { role: { type: 'string', default: 'all' } } });
+      if (!['api', 'worker', 'all'].includes(values.role)) throw new ConfigError(`--role must be api, worker or all`);
+      await serve(config, values.role as Role);
+      return;
+    }
+    case 'migrate': {
+      const db = await openDatabase(config);
+      await db.close();
+      console.log('migrations applied');
+      return;
+    }
+    case 'token': {
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          sub: { type: 'string' },
+          company: { type: 'string', multiple: true },
+          scope: { type: 'string' },
+          ttl: { type: 'string', default: '1h' },
+          'client-id': { type: 'string' },
+          'accounting-system': { type: 'string' },
+        },
+      });
+      if (!values.sub || !values.company?.length || values.scope === undefined) {
+        throw new ConfigError('token needs --sub, at least one --company and --scope');
+      }
+      const signing = resolveSigningSecret(config);
+      if (!signing || signing.source === 'memory') {
+        throw new ConfigError('token needs AUTH_JWT_SECRET, or the embedded secret kept in DATA_DIR');
+      }
+      const token = await mintToken(signing.secret, {
+        subject: values.sub,
+        companies: values.company,
+        scope: values.scope,
+        ttl: values.ttl,
+        clientId: values['client-id'],
+        accountingSystem: values['accounting-system'],
+        issuer: config.authIssuer,
+        audience: config.authAudience,
+      });
+      console.log(token);
+      return;
+    }
+    default:
+      console.error(USAGE);
+      process.exitCode = command ? 2 : 0;
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(`ledgerhook: ${error.message}`);
+    process.exitCode = 2;
+    return;
+  }
+  console.error(error);
+  process.exitCode = 1;
+});

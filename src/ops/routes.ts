@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { Database } from '../db/database.ts';
+import { sendProblem } from '../http/error-handler.ts';
+import { ApiError } from '../http/problem.ts';
+
+const hidden = { hide: true };
+
+/** Liveness, readiness (the database answers) and Prometheus metrics. */
+export function registerOpsRoutes(app: FastifyInstance, { db }: { db: Database }): void {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    duration.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
+  });
+
+  app.get('/health/live', { schema: hidden }, async () => ({ status: 'ok' }));
+  app.get('/health/ready', { schema: hidden }, async (request, reply) => {
+    try {
+      await db.query('SELECT 1');
+      return { status: 'ok' };
+    } catch (error) {
+      request.log.warn({ err: error }, 'database not reachable');
+      return sendProblem(request, reply, new ApiError('SERVICE_UNAVAILABLE', 'The database does not answer'));
+    }
+  });
+  app.get('/metrics', { schema: hidden }, async (_request, reply) =>
+    reply.type(registry.contentType).send(await registry.metrics()),
+  );
+}

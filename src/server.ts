@@ -1,0 +1,87 @@
+// Builds the HTTP application: logging, validation, errors, authentication, documentation, routes.
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import { registerAccountRoutes } from './accounts/routes.ts';
+import type { TokenVerifier } from './auth/verify-token.ts';
+import type { Database } from './db/database.ts';
+import type { App } from './http/app.ts';
+import { registerAuthentication } from './http/authenticate.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
+import { registerNotFoundHandler } from './http/not-found.ts';
+import { registerValidators } from './http/validation.ts';
+import { registerOpsRoutes } from './ops/routes.ts';
+import { VERSION } from './version.ts';
+
+export interface ServerOptions {
+  db: Database;
+  verifyToken: TokenVerifier;
+  /** A pino logger; without one the server logs nothing (tests). */
+  logger?: FastifyBaseLogger;
+  /** The deployment's base address, listed as the OpenAPI server. */
+  publicBaseUrl?: string;
+}
+
+const BODY_LIMIT = 1024 * 1024;
+// A client may pass its own request id for tracing; anything that is not a plain token is replaced.
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildServer(options: ServerOptions): Promise<App> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+    // One log line per request, written when it completes (below), instead of Fastify's two.
+    disableRequestLogging: true,
+    ajv: { customOptions: { strict: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    );
+  });
+  // Bodies are JSON only: anything else is 415, rather than Fastify's default text parser.
+  app.removeContentTypeParser('text/plain');
+  registerValidators(app);
+  registerErrorHandler(app);
+  registerNotFoundHandler(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'ledgerhook',
+        version: VERSION,
+        description:
+          'Accounts API and signed webhooks for accounting integrations. Errors are application/problem+json with a stable `type`.',
+      },
+      servers: options.publicBaseUrl ? [{ url: options.publicBaseUrl }] : [],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearerAuth: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerAuthentication(app, options.verifyToken);
+  registerOpsRoutes(app, { db: options.db });
+  registerAccountRoutes(app, { db: options.db });
+  return app;
+}

@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/open-database.ts';
+
+/** The database the suite runs on: PostgreSQL when TEST_DATABASE_URL is set, else embedded. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite, or a schema of its own on
+ * the PostgreSQL server (dropped again by `close`).
+ */
+export async function openTestDatabase(): Promise<Database> {
+  if (!TEST_DATABASE_URL) return openDatabase({ databaseUrl: undefined, dataDir: 'memory' });
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const db = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: '' }, { schema });
+  return {
+    ...db,
+    close: async () => {
+      await db.query(`DROP SCHEMA ${schema} CASCADE`);
+      await db.close();
+    },
+  };
+}
