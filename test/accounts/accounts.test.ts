@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../support/harness.ts';
+import { itEnforcesAccess } from '../support/security.ts';
 
 let t: TestApp;
 const company = randomUUID();
@@ -280,5 +281,63 @@ describe('routing', () => {
     });
     assert.equal(response.headers['x-request-id'], 'trace-123');
     assert.equal(response.body.requestId, 'trace-123');
+  });
+});
+
+describe('access to accounts', () => {
+  let account: { id: string };
+  before(async () => {
+    account = await create();
+  });
+  const app = () => t;
+  const company_ = () => company;
+  describe('create', () =>
+    itEnforcesAccess(app, {
+      method: 'POST',
+      url: () => '/v1-beta/accounts',
+      body: (c) => newAccount({ companyId: c }),
+      scope: 'accounts:write',
+      company: company_,
+      companyInBody: true,
+    }));
+  describe('get', () =>
+    itEnforcesAccess(app, {
+      method: 'GET',
+      url: () => `/v1-beta/accounts/${account.id}`,
+      scope: 'accounts:read',
+      company: company_,
+      resourceInPath: true,
+    }));
+  describe('update', () =>
+    itEnforcesAccess(app, {
+      method: 'PUT',
+      url: () => `/v1-beta/accounts/${account.id}`,
+      body: () => ({ name: 'x', archived: false }),
+      scope: 'accounts:write',
+      company: company_,
+      resourceInPath: true,
+    }));
+  describe('delete', () =>
+    itEnforcesAccess(app, {
+      method: 'DELETE',
+      url: () => `/v1-beta/accounts/${account.id}`,
+      scope: 'accounts:write',
+      company: company_,
+      resourceInPath: true,
+    }));
+  describe('search', () =>
+    itEnforcesAccess(app, {
+      method: 'POST',
+      url: () => '/v1-beta/accounts:search',
+      body: (c) => ({ companyId: c }),
+      scope: 'accounts:read',
+      company: company_,
+      companyInBody: true,
+    }));
+
+  it('lets a token with accounts:read read but not write', async () => {
+    const reader = await t.token({ companies: [company], scopes: ['accounts:read'] });
+    assert.equal((await t.request('GET', `/v1-beta/accounts/${account.id}`, { token: reader })).status, 200);
+    assert.equal((await t.request('POST', '/v1-beta/accounts', { token: reader, body: newAccount() })).status, 403);
   });
 });
