@@ -40,7 +40,7 @@ export function loadConfig(env: Env = process.env): Config {
     authJwksUrl: env.AUTH_JWKS_URL || undefined,
     authIssuer: env.AUTH_ISSUER || undefined,
     authAudience: env.AUTH_AUDIENCE || undefined,
-    webhookRetrySchedule: parseDurationList(env.WEBHOOK_RETRY_SCHEDULE ?? '5s,5m,30m,2h,5h,10h,10h'),
+    webhookRetrySchedule: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '5s,5m,30m,2h,5h,10h,10h'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 }),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     logLevel: env.LOG_LEVEL || 'info',
@@ -60,6 +60,15 @@ export function parseDuration(text: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text);
   if (!match) throw new ConfigError(`"${text}" is not a duration like 50ms, 5s, 5m or 2h`);
   return Math.round(Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS]);
+}
+
+function durations(env: Env, name: string, fallback: string): number[] {
+  const raw = env[name] || fallback;
+  try {
+    return parseDurationList(raw);
+  } catch (error) {
+    throw new ConfigError(`${name}=${raw}: ${(error as Error).message}`);
+  }
 }
 
 function integer(env: Env, name: string, fallback: number, range: { min?: number; max?: number }): number {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, Queryable } from './database.ts';
+import { type Database, isPgError, PG_UNIQUE_VIOLATION, type Queryable } from './database.ts';
 
 // A deadlock or serialization failure means another transaction won a race; the work is safe to
 // run again from the start.
@@ -19,7 +19,7 @@ export async function openPostgres(url: string, options: { schema?: string } = {
   });
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', () => {});
-  if (options.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(options.schema)}`);
+  if (options.schema) await createSchema(pool, options.schema);
 
   const query = async <Row>(on: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
     (await on.query(sql, params as unknown[])).rows as Row[];
@@ -53,4 +53,13 @@ export async function openPostgres(url: string, options: { schema?: string } = {
     transaction,
     close: () => pool.end(),
   };
+}
+
+// IF NOT EXISTS still fails with a unique violation when another process creates it at that moment.
+async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+  try {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(schema)}`);
+  } catch (error) {
+    if (!isPgError(error, PG_UNIQUE_VIOLATION)) throw error;
+  }
 }

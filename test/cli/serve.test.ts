@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+
+const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
+const run = promisify(execFile);
+
+/** Starts `ledgerhook serve` and resolves with the address it logs once listening. */
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [MAIN, 'serve'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  for await (const line of createInterface({ input: child.stdout as NodeJS.ReadableStream })) {
+    const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+    if (match?.[1]) return { child, url: match[1] };
+  }
+  throw new Error('the server exited before listening');
+}
+
+describe('ledgerhook serve and token on the embedded database', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ledgerhook-cli-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = { DATA_DIR: dataDir, DATABASE_URL: '', AUTH_JWT_SECRET: '', AUTH_JWKS_URL: '' };
+
+  it('generates and keeps a signing key, accepts tokens the CLI mints with it, and stops cleanly on SIGTERM', async () => {
+    const { child, url } = await startServer(env);
+    const secretFile = join(dataDir, 'auth-jwt-secret');
+    assert.ok(existsSync(secretFile));
+    assert.equal(statSync(secretFile).mode & 0o777, 0o600);
+
+    const company = randomUUID();
+    const { stdout: token } = await run(process.execPath, [MAIN, 'token', '--sub', randomUUID(), '--company', company, '--scope', 'accounts:write'], {
+      env: { ...process.env, ...env },
+    });
+    const created = await fetch(`${url}/v1-beta/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.trim()}`, 'content-type': 'application/json;charset=UTF-8' },
+      body: JSON.stringify({ companyId: company, externalId: '1000', name: 'Cash', archived: false }),
+    });
+    assert.equal(created.status, 201);
+
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    const [code] = await exited;
+    assert.equal(code, 0);
+  });
+
+  it('keeps the data and the key across restarts', async () => {
+    const { child, url } = await startServer(env);
+    const ready = await fetch(`${url}/health/ready`);
+    assert.equal(ready.status, 200);
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    assert.deepEqual(await exited, [0, null]);
+  });
+
+  it('refuses a token command without the required options, exit code 2', async () => {
+    await assert.rejects(run(process.execPath, [MAIN, 'token', '--sub', randomUUID()], { env: { ...process.env, ...env } }), (error: { code?: number; stderr?: string }) => {
+      assert.equal(error.code, 2);
+      assert.match(error.stderr ?? '', /--company/);
+      return true;
+    });
+  });
+});

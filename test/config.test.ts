@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig, parseDurationList } from '../src/config.ts';
+
+describe('configuration', () => {
+  it('has the defaults of decisions §1', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.databaseUrl, undefined);
+    assert.equal(config.dataDir, './data');
+    assert.deepEqual(config.webhookRetrySchedule, [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    assert.equal(config.webhookTimeoutMs, 15_000);
+    assert.equal(config.webhookAllowPrivateTargets, false);
+    assert.equal(config.logLevel, 'info');
+    assert.equal(config.environment, 'production');
+    assert.equal(config.exportJobTtlSeconds, 3600);
+  });
+
+  it('reads every setting from the environment', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://db/x',
+      DATA_DIR: 'memory',
+      AUTH_JWT_SECRET: 's',
+      AUTH_JWKS_URL: 'https://id.example/jwks',
+      AUTH_ISSUER: 'iss',
+      AUTH_AUDIENCE: 'aud',
+      WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,1.5s',
+      WEBHOOK_TIMEOUT_MS: '200',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      LOG_LEVEL: 'debug',
+      ENVIRONMENT: 'staging',
+      EXPORT_JOB_TTL: '5',
+    });
+    assert.equal(config.port, 9000);
+    assert.equal(config.databaseUrl, 'postgres://db/x');
+    assert.deepEqual(config.webhookRetrySchedule, [50, 100, 1500]);
+    assert.equal(config.webhookAllowPrivateTargets, true);
+    assert.equal(config.environment, 'staging');
+    assert.equal(config.exportJobTtlSeconds, 5);
+  });
+
+  for (const [name, value] of [
+    ['PORT', '70000'],
+    ['PORT', 'eighty'],
+    ['WEBHOOK_TIMEOUT_MS', '0'],
+    ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'yes'],
+    ['ENVIRONMENT', 'dev'],
+    ['WEBHOOK_RETRY_SCHEDULE', '5s,soon'],
+  ]) {
+    it(`refuses ${name}=${value} with a message naming it`, () => {
+      assert.throws(() => loadConfig({ [name]: value }), (error: Error) => error instanceof ConfigError && error.message.includes(value));
+    });
+  }
+
+  it('parses durations in ms, s, m and h', () => {
+    assert.deepEqual(parseDurationList('50ms, 5s,5m,2h'), [50, 5000, 300_000, 7_200_000]);
+  });
+});

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { listMigrations, migrate } from '../../src/db/migrate.ts';
+import { openPglite } from '../../src/db/pglite-database.ts';
+import { openPostgres } from '../../src/db/postgres-database.ts';
+import { openTestDatabase, TEST_DATABASE_URL } from '../support/database.ts';
+
+describe('migrations', () => {
+  it('are numbered, named verb_object, and applied once each', async () => {
+    const names = listMigrations().map((m) => m.name);
+    assert.ok(names.length >= 3);
+    names.forEach((name, i) => {
+      assert.match(name, /^\d{4}_[a-z0-9_]+$/);
+      assert.equal(Number(name.slice(0, 4)), i + 1, `${name} breaks the numbering`);
+    });
+    const db = await openTestDatabase();
+    try {
+      assert.deepEqual(await migrate(db), [], 'a second run applies nothing');
+      const ledger = await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+      assert.deepEqual(ledger.map((row) => row.name), names);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('are applied exactly once when several processes start at once', async () => {
+    // PostgreSQL: four pools, as four processes would have. PGlite serves one process, so there the
+    // four runs race on one handle.
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const handles = TEST_DATABASE_URL
+      ? await Promise.all(Array.from({ length: 4 }, () => openPostgres(TEST_DATABASE_URL as string, { schema })))
+      : Array(4).fill(await openPglite('memory'));
+    try {
+      const applied = await Promise.all(handles.map((db) => migrate(db)));
+      assert.deepEqual(applied.flat().sort(), listMigrations().map((m) => m.name));
+    } finally {
+      if (TEST_DATABASE_URL) await handles[0]?.query(`DROP SCHEMA ${schema} CASCADE`);
+      await Promise.all([...new Set(handles)].map((db) => db.close()));
+    }
+  });
+});
