@@ -9,7 +9,10 @@ describe('configuration', () => {
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.databaseUrl, undefined);
     assert.equal(config.dataDir, './data');
-    assert.deepEqual(config.webhookRetrySchedule, [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    assert.deepEqual(
+      config.webhookRetrySchedule,
+      [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+    );
     assert.equal(config.webhookTimeoutMs, 15_000);
     assert.equal(config.webhookAllowPrivateTargets, false);
     assert.equal(config.logLevel, 'info');
@@ -51,7 +54,10 @@ describe('configuration', () => {
     ['WEBHOOK_RETRY_SCHEDULE', '5s,soon'],
   ]) {
     it(`refuses ${name}=${value} with a message naming it`, () => {
-      assert.throws(() => loadConfig({ [name]: value }), (error: Error) => error instanceof ConfigError && error.message.includes(value));
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: Error) => error instanceof ConfigError && error.message.includes(value),
+      );
     });
   }
 

@@ -37,9 +37,13 @@ describe('ledgerhook serve and token on the embedded database', () => {
     assert.equal(statSync(secretFile).mode & 0o777, 0o600);
 
     const company = randomUUID();
-    const { stdout: token } = await run(process.execPath, [MAIN, 'token', '--sub', randomUUID(), '--company', company, '--scope', 'accounts:write'], {
-      env: { ...process.env, ...env },
-    });
+    const { stdout: token } = await run(
+      process.execPath,
+      [MAIN, 'token', '--sub', randomUUID(), '--company', company, '--scope', 'accounts:write'],
+      {
+        env: { ...process.env, ...env },
+      },
+    );
     const created = await fetch(`${url}/v1-beta/accounts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token.trim()}`, 'content-type': 'application/json;charset=UTF-8' },
@@ -63,10 +67,13 @@ describe('ledgerhook serve and token on the embedded database', () => {
   });
 
   it('refuses a token command without the required options, exit code 2', async () => {
-    await assert.rejects(run(process.execPath, [MAIN, 'token', '--sub', randomUUID()], { env: { ...process.env, ...env } }), (error: { code?: number; stderr?: string }) => {
-      assert.equal(error.code, 2);
-      assert.match(error.stderr ?? '', /--company/);
-      return true;
-    });
+    await assert.rejects(
+      run(process.execPath, [MAIN, 'token', '--sub', randomUUID()], { env: { ...process.env, ...env } }),
+      (error: { code?: number; stderr?: string }) => {
+        assert.equal(error.code, 2);
+        assert.match(error.stderr ?? '', /--company/);
+        return true;
+      },
+    );
   });
 });

@@ -18,7 +18,10 @@ describe('migrations', () => {
     try {
       assert.deepEqual(await migrate(db), [], 'a second run applies nothing');
       const ledger = await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
-      assert.deepEqual(ledger.map((row) => row.name), names);
+      assert.deepEqual(
+        ledger.map((row) => row.name),
+        names,
+      );
     } finally {
       await db.close();
     }
@@ -33,7 +36,10 @@ describe('migrations', () => {
       : Array(4).fill(await openPglite('memory'));
     try {
       const applied = await Promise.all(handles.map((db) => migrate(db)));
-      assert.deepEqual(applied.flat().sort(), listMigrations().map((m) => m.name));
+      assert.deepEqual(
+        applied.flat().sort(),
+        listMigrations().map((m) => m.name),
+      );
     } finally {
       if (TEST_DATABASE_URL) await handles[0]?.query(`DROP SCHEMA ${schema} CASCADE`);
       await Promise.all([...new Set(handles)].map((db) => db.close()));

@@ -26,7 +26,10 @@ describe('operations endpoints', () => {
     const response = await t.request('GET', '/metrics');
     assert.equal(response.status, 200);
     assert.match(String(response.headers['content-type']), /^text\/plain/);
-    assert.match(response.text, /http_request_duration_seconds_count\{method="GET",route="\/health\/live",status="200"\} [1-9]/);
+    assert.match(
+      response.text,
+      /http_request_duration_seconds_count\{method="GET",route="\/health\/live",status="200"\} [1-9]/,
+    );
     assert.match(response.text, /process_cpu_user_seconds_total/);
   });
 
@@ -49,7 +52,9 @@ describe('GET /openapi.json', () => {
   it('documents every operation of the accounts interface with its operationId', async () => {
     const { paths } = (await t.request('GET', '/openapi.json')).body;
     const operations = Object.entries(paths).flatMap(([path, ops]) =>
-      Object.entries(ops as Record<string, { operationId?: string }>).map(([m, op]) => `${m.toUpperCase()} ${path} ${op.operationId}`),
+      Object.entries(ops as Record<string, { operationId?: string }>).map(
+        ([m, op]) => `${m.toUpperCase()} ${path} ${op.operationId}`,
+      ),
     );
     for (const expected of [
       'POST /v1-beta/accounts createAccountV4',
@@ -65,6 +70,10 @@ describe('GET /openapi.json', () => {
   it('hides the operational endpoints and declares bearer authentication', async () => {
     const document = (await t.request('GET', '/openapi.json')).body;
     assert.equal(document.paths['/health/live'], undefined);
-    assert.deepEqual(document.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    assert.deepEqual(document.components.securitySchemes.bearerAuth, {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
   });
 });

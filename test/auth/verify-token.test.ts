@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { createTokenVerifier, InvalidTokenError } from '../../src/auth/verify-token.ts';
+
+// A JWKS endpoint on 127.0.0.1 publishing one ES256 and one RS256 key, as an identity provider would.
+let server: Server;
+let jwksUrl: string;
+const keys: Record<'ES256' | 'RS256', { privateKey: CryptoKey; jwk: JWK }> = {} as never;
+
+before(async () => {
+  for (const alg of ['ES256', 'RS256'] as const) {
+    const { privateKey, publicKey } = await generateKeyPair(alg);
+    keys[alg] = { privateKey, jwk: { ...(await exportJWK(publicKey)), kid: alg, alg, use: 'sig' } };
+  }
+  server = createServer((_request, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify({ keys: [keys.ES256.jwk, keys.RS256.jwk] }));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  jwksUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+});
+after(() => server.close());
+
+const claims = () => ({ scope: 'accounts:read', companies: [randomUUID()] });
+const sign = (alg: 'ES256' | 'RS256', options: { issuer?: string; audience?: string } = {}) => {
+  const jwt = new SignJWT(claims())
+    .setProtectedHeader({ alg, kid: alg })
+    .setSubject(randomUUID())
+    .setExpirationTime('5m');
+  if (options.issuer) jwt.setIssuer(options.issuer);
+  if (options.audience) jwt.setAudience(options.audience);
+  return jwt.sign(keys[alg].privateKey);
+};
+
+describe('token verification through JWKS', () => {
+  const options = () => ({ jwksUrl, issuer: 'https://id.example', audience: 'ledgerhook-production' });
+
+  for (const alg of ['ES256', 'RS256'] as const) {
+    it(`accepts ${alg} tokens with the configured issuer and audience`, async () => {
+      const verify = createTokenVerifier(options());
+      const principal = await verify(
+        await sign(alg, { issuer: 'https://id.example', audience: 'ledgerhook-production' }),
+      );
+      assert.equal(principal.scopes.has('accounts:read'), true);
+      assert.equal(principal.companies.size, 1);
+    });
+  }
+
+  it('refuses a token for another audience (the staging deployment) or from another issuer', async () => {
+    const verify = createTokenVerifier(options());
+    for (const token of [
+      await sign('ES256', { issuer: 'https://id.example', audience: 'ledgerhook-staging' }),
+      await sign('ES256', { issuer: 'https://evil.example', audience: 'ledgerhook-production' }),
+      await sign('ES256'),
+    ]) {
+      await assert.rejects(verify(token), InvalidTokenError);
+    }
+  });
+
+  it('refuses an HS256 token signed with a published key (algorithm confusion) and alg none', async () => {
+    const verify = createTokenVerifier(options());
+    const confused = await new SignJWT(claims())
+      .setProtectedHeader({ alg: 'HS256', kid: 'RS256' })
+      .setSubject(randomUUID())
+      .setIssuer('https://id.example')
+      .setAudience('ledgerhook-production')
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(JSON.stringify(keys.RS256.jwk)));
+    await assert.rejects(verify(confused), /algorithm/);
+    const header = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ ...claims(), sub: randomUUID(), exp: 2e9 })).toString('base64url');
+    await assert.rejects(verify(`${header}.${payload}.`), InvalidTokenError);
+  });
+});
+
+describe('token verification with a shared secret', () => {
+  it('accepts only HS256 tokens signed with the secret', async () => {
+    const verify = createTokenVerifier({ secret: 'a-shared-secret-for-hs256-tokens!' });
+    const good = await new SignJWT(claims())
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(randomUUID())
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode('a-shared-secret-for-hs256-tokens!'));
+    assert.equal((await verify(good)).scopes.has('accounts:read'), true);
+    await assert.rejects(verify(await sign('ES256')), /algorithm/);
+  });
+});
