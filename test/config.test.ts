@@ -52,7 +52,7 @@ describe('configuration', () => {
     ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'yes'],
     ['ENVIRONMENT', 'dev'],
     ['WEBHOOK_RETRY_SCHEDULE', '5s,soon'],
-  ]) {
+  ] as const) {
     it(`refuses ${name}=${value} with a message naming it`, () => {
       assert.throws(
         () => loadConfig({ [name]: value }),
