@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
+import { registerAccountingEntryRoutes } from './accounting-entries/routes.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
 import type { TokenVerifier } from './auth/verify-token.ts';
 import type { Database } from './db/database.ts';
@@ -13,6 +14,7 @@ import { registerErrorHandler } from './http/error-handler.ts';
 import { registerNotFoundHandler } from './http/not-found.ts';
 import { registerValidators } from './http/validation.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { registerTaxCodeRoutes } from './tax-codes/routes.ts';
 import { VERSION } from './version.ts';
 
 export interface ServerOptions {
@@ -83,5 +85,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerAuthentication(app, options.verifyToken);
   registerOpsRoutes(app, { db: options.db });
   registerAccountRoutes(app, { db: options.db });
+  registerTaxCodeRoutes(app, { db: options.db });
+  registerAccountingEntryRoutes(app, { db: options.db });
   return app;
 }

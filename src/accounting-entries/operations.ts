@@ -1,0 +1,90 @@
+// What the accounting entries API does, one function per operation (decisions §5). Routes parse and
+// shape; these decide.
+import type { Principal } from '../auth/principal.ts';
+import { type Database, isPgError, PG_FOREIGN_KEY_VIOLATION } from '../db/database.ts';
+import { assertCompanyAccess } from '../http/authenticate.ts';
+import { ApiError } from '../http/problem.ts';
+import type { AccountingEntry, AccountingEntryCreate, AccountingEntrySearch } from './schemas.ts';
+import * as store from './store.ts';
+
+/** 201 with the entry; 400 UNKNOWN_ACCOUNT unless accountId is an account of the same company. */
+export async function createAccountingEntry(
+  db: Database,
+  principal: Principal,
+  input: AccountingEntryCreate,
+): Promise<AccountingEntry> {
+  assertCompanyAccess(principal, input.companyId);
+  const entry = {
+    companyId: input.companyId.toLowerCase(),
+    accountId: input.accountId.toLowerCase(),
+    amount: input.amount,
+    currency: input.currency,
+    date: input.date,
+    description: input.description ?? null,
+  };
+  let row: AccountingEntry | undefined;
+  try {
+    row = await store.insertAccountingEntry(db, entry);
+  } catch (error) {
+    // The account was deleted between the statement's read of it and its foreign key check.
+    if (!isPgError(error, PG_FOREIGN_KEY_VIOLATION)) throw error;
+  }
+  if (!row) throw unknownAccount(entry.companyId, entry.accountId);
+  return toAccountingEntry(row);
+}
+
+export async function getAccountingEntry(db: Database, principal: Principal, id: string): Promise<AccountingEntry> {
+  const row = await store.findAccountingEntry(db, id, [...principal.companies]);
+  if (!row) throw accountingEntryNotFound(id);
+  return toAccountingEntry(row);
+}
+
+export async function deleteAccountingEntry(db: Database, principal: Principal, id: string): Promise<void> {
+  if (!(await store.deleteAccountingEntry(db, id, [...principal.companies]))) throw accountingEntryNotFound(id);
+}
+
+export async function searchAccountingEntries(
+  db: Database,
+  principal: Principal,
+  filters: store.AccountingEntryFilters,
+  position: store.PagePosition,
+) {
+  assertCompanyAccess(principal, filters.companyId);
+  const page = await store.searchAccountingEntries(db, filters, position);
+  return { ...page, rows: page.rows.map(toAccountingEntry) };
+}
+
+/** The normalised filters of a search body; also what its cursors are bound to. */
+export function toAccountingEntryFilters(body: AccountingEntrySearch): store.AccountingEntryFilters {
+  return {
+    companyId: body.companyId.toLowerCase(),
+    ids: body.ids ? body.ids.map((id) => id.toLowerCase()) : null,
+    accountIds: body.accountIds ? body.accountIds.map((id) => id.toLowerCase()) : null,
+    dateFrom: body.dateFrom ?? null,
+    dateTo: body.dateTo ?? null,
+  };
+}
+
+function unknownAccount(companyId: string, accountId: string): ApiError {
+  return new ApiError('UNKNOWN_ACCOUNT', `Company ${companyId} has no account ${accountId}`, {
+    errors: [{ path: '/accountId', message: 'must be an account of the company', in: 'body' }],
+  });
+}
+
+function accountingEntryNotFound(id: string): ApiError {
+  return new ApiError('ACCOUNTING_ENTRY_NOT_FOUND', `No accounting entry ${id}`);
+}
+
+/** The API shape of a row: exactly the contract's fields (search rows also carry cursor columns). */
+function toAccountingEntry(row: AccountingEntry): AccountingEntry {
+  return {
+    id: row.id,
+    companyId: row.companyId,
+    accountId: row.accountId,
+    amount: row.amount,
+    currency: row.currency,
+    date: row.date,
+    description: row.description,
+    createdAt: row.createdAt,
+  };
+}

@@ -1,0 +1,141 @@
+// What the tax codes API does, one function per operation (decisions §5). Routes parse and shape;
+// these decide.
+import type { Principal } from '../auth/principal.ts';
+import { type Database, isPgError, PG_UNIQUE_VIOLATION } from '../db/database.ts';
+import { assertCompanyAccess } from '../http/authenticate.ts';
+import { ApiError, validationError } from '../http/problem.ts';
+import type { TaxCode, TaxCodeSearch, TaxCodeWrite } from './schemas.ts';
+import * as store from './store.ts';
+
+export async function createTaxCode(db: Database, principal: Principal, input: TaxCodeWrite): Promise<TaxCode> {
+  assertCompanyAccess(principal, input.companyId);
+  const companyId = input.companyId.toLowerCase();
+  const fields = toFields(input);
+  try {
+    return toTaxCode(await store.insertTaxCode(db, companyId, fields));
+  } catch (error) {
+    throw await codeConflictOr(error, db, companyId, fields.code);
+  }
+}
+
+export async function getTaxCode(db: Database, principal: Principal, id: string): Promise<TaxCode> {
+  const row = await store.findTaxCode(db, id, [...principal.companies]);
+  if (!row) throw taxCodeNotFound(id);
+  return toTaxCode(row);
+}
+
+/**
+ * A full replacement: an omitted optional field becomes null. The body's companyId must be the
+ * company the tax code belongs to; a tax code never moves between companies.
+ */
+export async function updateTaxCode(
+  db: Database,
+  principal: Principal,
+  id: string,
+  input: TaxCodeWrite,
+): Promise<TaxCode> {
+  assertCompanyAccess(principal, input.companyId);
+  const companyId = input.companyId.toLowerCase();
+  const fields = toFields(input);
+  try {
+    return await db.transaction(async (tx) => {
+      const current = await store.findTaxCode(tx, id, [...principal.companies], { forUpdate: true });
+      if (!current) throw taxCodeNotFound(id);
+      if (current.companyId !== companyId) {
+        throw validationError(
+          [{ path: '/companyId', message: 'must be the company the tax code belongs to', in: 'body' }],
+          `Tax code ${id} belongs to another company; it cannot move`,
+        );
+      }
+      return toTaxCode(await store.updateTaxCode(tx, id, fields));
+    });
+  } catch (error) {
+    throw await codeConflictOr(error, db, companyId, fields.code);
+  }
+}
+
+/**
+ * Deletes the tax code even when accounts name its code in taxCodeExternalId: that is a soft
+ * reference to the accounting system's code (docs/decisions/tax-codes-and-entries.md).
+ */
+export async function deleteTaxCode(db: Database, principal: Principal, id: string): Promise<void> {
+  if (!(await store.deleteTaxCode(db, id, [...principal.companies]))) throw taxCodeNotFound(id);
+}
+
+export async function searchTaxCodes(db: Database, filters: store.TaxCodeFilters, position: store.PagePosition) {
+  const page = await store.searchTaxCodes(db, filters, position);
+  return { ...page, rows: page.rows.map(toTaxCode) };
+}
+
+/**
+ * The normalised filters of a search; also what its cursors are bound to. The company comes from
+ * the company_id query parameter (the reference API's), or is the token's only company.
+ */
+export function toTaxCodeFilters(
+  principal: Principal,
+  companyIdParam: string | undefined,
+  body: TaxCodeSearch,
+): store.TaxCodeFilters {
+  return {
+    companyId: searchCompany(principal, companyIdParam),
+    ids: body.taxCodeIds ? body.taxCodeIds.map((id) => id.toLowerCase()) : null,
+    code: body.code ?? null,
+    type: body.type ?? null,
+    archived: body.archived ?? null,
+  };
+}
+
+function searchCompany(principal: Principal, companyIdParam: string | undefined): string {
+  if (companyIdParam !== undefined) {
+    assertCompanyAccess(principal, companyIdParam);
+    return companyIdParam.toLowerCase();
+  }
+  const [only, ...others] = principal.companies;
+  if (only !== undefined && others.length === 0) return only;
+  throw validationError(
+    [{ path: '/company_id', message: 'is required when the token does not list exactly one company', in: 'query' }],
+    'Say which company to search with company_id',
+  );
+}
+
+function toFields(input: TaxCodeWrite): store.TaxCodeFields {
+  return {
+    name: input.name,
+    code: input.code ?? null,
+    rate: input.rate,
+    type: input.type,
+    archived: input.archived,
+    ingoingTaxAccount: input.ingoingTaxAccount ?? null,
+    outgoingTaxAccount: input.outgoingTaxAccount ?? null,
+  };
+}
+
+/** 409 TAX_CODE_ALREADY_EXISTS, with the holder's id, for a taken code; any other error as it was. */
+async function codeConflictOr(error: unknown, db: Database, companyId: string, code: string | null): Promise<unknown> {
+  if (!isPgError(error, PG_UNIQUE_VIOLATION) || code === null) return error;
+  const existingId = await store.findTaxCodeIdByCode(db, companyId, code);
+  return new ApiError('TAX_CODE_ALREADY_EXISTS', `Company ${companyId} already has a tax code with code ${code}`, {
+    ...(existingId && { existingId }),
+  });
+}
+
+function taxCodeNotFound(id: string): ApiError {
+  return new ApiError('TAX_CODE_ID_NOT_FOUND', `No tax code ${id}`);
+}
+
+/** The API shape of a row: exactly the contract's fields (search rows also carry cursor columns). */
+function toTaxCode(row: TaxCode): TaxCode {
+  return {
+    id: row.id,
+    companyId: row.companyId,
+    name: row.name,
+    code: row.code,
+    rate: row.rate,
+    type: row.type,
+    archived: row.archived,
+    ingoingTaxAccount: row.ingoingTaxAccount,
+    outgoingTaxAccount: row.outgoingTaxAccount,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

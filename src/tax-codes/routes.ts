@@ -1,0 +1,128 @@
+import type { FastifyRequest } from 'fastify';
+import { sortTermCount } from '../db/keyset-page.ts';
+import type { App, RouteDeps } from '../http/app.ts';
+import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
+import { toPageInfo } from '../http/pagination/page-response.ts';
+import { errorResponses } from '../http/schemas.ts';
+import * as operations from './operations.ts';
+import {
+  TaxCodeEnvelope,
+  TaxCodeIdParams,
+  TaxCodePageSchema,
+  TaxCodeSearchQuery,
+  TaxCodeSearchSchema,
+  TaxCodeWriteSchema,
+} from './schemas.ts';
+import { TAX_CODE_SORT_COLUMNS } from './store.ts';
+
+const tags = ['Tax codes'];
+
+export function registerTaxCodeRoutes(app: App, { db }: RouteDeps): void {
+  app.post(
+    '/v0/tax-codes',
+    {
+      config: { scope: 'tax-codes:write' },
+      schema: {
+        operationId: 'createTaxCode',
+        summary: 'Create a tax code',
+        description: 'The code, when given, is unique per company: a taken one answers 409 TAX_CODE_ALREADY_EXISTS.',
+        tags,
+        body: TaxCodeWriteSchema,
+        response: { 201: { ...TaxCodeEnvelope, description: 'Tax code created' }, ...errorResponses(409) },
+      },
+    },
+    async (request, reply) => {
+      const taxCode = await operations.createTaxCode(db, request.principal, request.body);
+      return reply.status(201).send({ data: taxCode });
+    },
+  );
+
+  app.get(
+    '/v0/tax-codes/:taxCodeId',
+    {
+      config: { scope: 'tax-codes:read' },
+      schema: {
+        operationId: 'getTaxCode',
+        summary: 'Get a tax code',
+        tags,
+        params: TaxCodeIdParams,
+        response: { 200: TaxCodeEnvelope, ...errorResponses(404) },
+      },
+    },
+    async (request) => ({ data: await operations.getTaxCode(db, request.principal, request.params.taxCodeId) }),
+  );
+
+  app.put(
+    '/v0/tax-codes/:taxCodeId',
+    {
+      config: { scope: 'tax-codes:write' },
+      schema: {
+        operationId: 'updateTaxCode',
+        summary: 'Update a tax code',
+        description:
+          'Replaces every field; an omitted optional field becomes null. companyId must be the company of the tax code. A code another tax code of the company has answers 409 TAX_CODE_ALREADY_EXISTS.',
+        tags,
+        params: TaxCodeIdParams,
+        body: TaxCodeWriteSchema,
+        response: { 200: TaxCodeEnvelope, ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => ({
+      data: await operations.updateTaxCode(db, request.principal, request.params.taxCodeId, request.body),
+    }),
+  );
+
+  app.delete(
+    '/v0/tax-codes/:taxCodeId',
+    {
+      config: { scope: 'tax-codes:write' },
+      schema: {
+        operationId: 'deleteTaxCode',
+        summary: 'Delete a tax code',
+        description:
+          'Also when accounts name its code in taxCodeExternalId: that is a soft reference to the code in the accounting system, which those accounts keep.',
+        tags,
+        params: TaxCodeIdParams,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      await operations.deleteTaxCode(db, request.principal, request.params.taxCodeId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/v0/tax-codes::search',
+    {
+      config: { scope: 'tax-codes:read' },
+      preValidation: [splitCommaLists, noBodyMeansNoFilters],
+      schema: {
+        operationId: 'getTaxCodes',
+        summary: 'Search tax codes',
+        description:
+          'The tax codes of company_id (which may be omitted when the token lists exactly one company). Filters are ANDed: taxCodeIds (any of), code, type and archived (exact); the body may be omitted. Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
+        tags,
+        querystring: TaxCodeSearchQuery,
+        body: TaxCodeSearchSchema,
+        response: { 200: TaxCodePageSchema, ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const filters = operations.toTaxCodeFilters(request.principal, request.query.company_id, request.body);
+      const page = parsePageRequest(request, {
+        resource: 'tax-codes',
+        filters,
+        defaultSort: [{ key: 'name', order: 'ASC' }],
+        termCount: (sort) => sortTermCount(TAX_CODE_SORT_COLUMNS, sort),
+      });
+      const result = await operations.searchTaxCodes(db, filters, page);
+      return { data: result.rows, pagination: toPageInfo(result, page) };
+    },
+  );
+}
+
+/** The reference API's search body is optional: a request without one searches without filters. */
+async function noBodyMeansNoFilters(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}

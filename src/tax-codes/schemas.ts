@@ -1,0 +1,74 @@
+// The tax codes contract (decisions §5, as the reference API's /v0/tax-codes): request and response
+// schemas, which are also the OpenAPI document's, and the types the code and tests share.
+import Type, { type Static } from 'typebox';
+import { pageQueryProperties } from '../http/pagination/page-request.ts';
+import { PageInfoSchema } from '../http/pagination/page-response.ts';
+import { DataEnvelope, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+
+export const TAX_CODE_SORT_KEYS = ['name', 'code', 'id', 'createdAt', 'updatedAt'] as const;
+export const TAX_CODE_TYPES = ['inclusive', 'exclusive', 'reverse'] as const;
+
+const Text255 = (description: string) => Type.String({ minLength: 0, maxLength: 255, description });
+
+const TaxCodeTypeSchema = Type.String({ enum: [...TAX_CODE_TYPES], description: 'Classification of the tax code' });
+
+const Rate = Type.Number({
+  minimum: 0,
+  maximum: 1,
+  description: 'Rate as a decimal fraction, not a percentage: 0.2 is 20 %',
+  examples: [0.25],
+});
+
+export const TaxCodeSchema = Type.Object(
+  {
+    id: Uuid('Identifier of the tax code in ledgerhook'),
+    companyId: Uuid('Company the tax code belongs to'),
+    name: Type.String({ description: 'Name of the tax code', examples: ['Standardmoms (25 %)'] }),
+    code: Nullable(Type.String({ description: "The accounting system's identifier of the tax code" })),
+    rate: Rate,
+    type: TaxCodeTypeSchema,
+    archived: Type.Boolean({ description: 'Whether the tax code is archived' }),
+    ingoingTaxAccount: Nullable(Type.String({ description: 'Ingoing tax account, usually for reverse VAT' })),
+    outgoingTaxAccount: Nullable(Type.String({ description: 'Outgoing tax account, usually for reverse VAT' })),
+    createdAt: Timestamp('When the tax code was created (UTC)'),
+    updatedAt: Timestamp('When the tax code was last changed (UTC)'),
+  },
+  { description: 'A tax code of a company' },
+);
+
+/** The body of both create and update (the reference API's TaxCodeCreateUpdateModel). */
+export const TaxCodeWriteSchema = Type.Object({
+  companyId: Uuid('Company of the tax code; on update, the company it already belongs to'),
+  name: Text255('Name of the tax code'),
+  code: Type.Optional(Nullable(Text255('Identifier in the accounting system; unique per company'))),
+  rate: Rate,
+  type: TaxCodeTypeSchema,
+  archived: Type.Boolean({ description: 'Whether the tax code is archived' }),
+  ingoingTaxAccount: Type.Optional(Nullable(Text255('Ingoing tax account'))),
+  outgoingTaxAccount: Type.Optional(Nullable(Text255('Outgoing tax account'))),
+});
+
+export const TaxCodeSearchSchema = Type.Object({
+  archived: Type.Optional(Nullable(Type.Boolean({ description: 'Archived or not; both when omitted' }))),
+  code: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'Exact code' }))),
+  taxCodeIds: Type.Optional(
+    Nullable(Type.Array(Uuid(), { uniqueItems: true, maxItems: 1000, description: 'Any of these ids' })),
+  ),
+  type: Type.Optional(Nullable(TaxCodeTypeSchema)),
+});
+
+export const TaxCodeIdParams = Type.Object({ taxCodeId: Uuid('The tax code') });
+export const TaxCodeSearchQuery = Type.Object({
+  company_id: Type.Optional(
+    Uuid('The company whose tax codes to search; may be omitted when the token lists exactly one company'),
+  ),
+  ...pageQueryProperties(TAX_CODE_SORT_KEYS),
+});
+
+export const TaxCodeEnvelope = DataEnvelope(TaxCodeSchema, 'One tax code');
+export const TaxCodePageSchema = Type.Object({ data: Type.Array(TaxCodeSchema), pagination: PageInfoSchema });
+
+export type TaxCode = Static<typeof TaxCodeSchema>;
+export type TaxCodeWrite = Static<typeof TaxCodeWriteSchema>;
+export type TaxCodeSearch = Static<typeof TaxCodeSearchSchema>;
+export type TaxCodeType = (typeof TAX_CODE_TYPES)[number];
