@@ -24,7 +24,7 @@ function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
     const where = toLocation(error.validationContext);
-    return validationError(error.validation.map((issue) => toFieldError(issue, where)));
+    return validationError(fieldErrors(error.validation, where));
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -44,6 +44,23 @@ function toApiError(error: FastifyError): ApiError {
 }
 
 type AjvIssue = NonNullable<FastifyError['validation']>[number];
+
+/**
+ * One entry per broken field. A nullable field is `anyOf [T, null]`, for which Ajv reports three
+ * issues (T's rule, "must be null", "must match a schema in anyOf"); only T's rule says what is wrong.
+ */
+function fieldErrors(issues: AjvIssue[], where: FieldError['in']): FieldError[] {
+  const isNullableNoise = (issue: AjvIssue) =>
+    issue.keyword === 'anyOf' || (issue.keyword === 'type' && issue.message === 'must be null');
+  const all = issues.map((issue) => ({ noise: isNullableNoise(issue), error: toFieldError(issue, where) }));
+  const explained = new Set(all.filter((e) => !e.noise).map((e) => e.error.path));
+  const unique = new Map<string, FieldError>();
+  for (const { noise, error } of all) {
+    if (noise && explained.has(error.path)) continue;
+    unique.set(`${error.path} ${error.message}`, error);
+  }
+  return [...unique.values()];
+}
 
 function toFieldError(issue: AjvIssue, where: FieldError['in']): FieldError {
   const missing = (issue.params as { missingProperty?: string }).missingProperty;

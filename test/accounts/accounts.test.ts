@@ -341,3 +341,16 @@ describe('access to accounts', () => {
     assert.equal((await t.request('POST', '/v1-beta/accounts', { token: reader, body: newAccount() })).status, 403);
   });
 });
+
+describe('validation errors', () => {
+  it('name a broken nullable field once, with the rule it breaks', async () => {
+    const response = await t.request('POST', '/v1-beta/accounts', {
+      token,
+      body: newAccount({ code: 'x'.repeat(256) }),
+    });
+    assert.equal(response.status, 400);
+    assert.deepEqual(response.body.errors, [
+      { path: '/code', message: 'must NOT have more than 255 characters', in: 'body' },
+    ]);
+  });
+});
