@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { registerAccountingEntryRoutes } from './accounting-entries/routes.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
 import type { TokenVerifier } from './auth/verify-token.ts';
@@ -41,7 +41,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     },
     routerOptions: { ignoreTrailingSlash: true },
     // One log line per request, written when it completes (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     ajv: { customOptions: { strict: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
