@@ -130,9 +130,17 @@ export function toAccountFilters(body: AccountSearch): store.AccountFilters {
 }
 
 function checkMetadata(metadata: Record<string, unknown> | null): Record<string, unknown> | null {
-  if (metadata !== null && Buffer.byteLength(JSON.stringify(metadata)) > METADATA_MAX_BYTES) {
+  if (metadata === null) return null;
+  let nul = false;
+  const json = JSON.stringify(metadata, (key, value) => {
+    nul ||= key.includes('\0') || (typeof value === 'string' && value.includes('\0'));
+    return value;
+  });
+  if (Buffer.byteLength(json) > METADATA_MAX_BYTES) {
     throw validationError([{ path: '/metadata', message: 'must be at most 64 KiB as JSON', in: 'body' }]);
   }
+  // jsonb cannot hold the NUL character.
+  if (nul) throw validationError([{ path: '/metadata', message: 'must not contain the NUL character', in: 'body' }]);
   return metadata;
 }
 

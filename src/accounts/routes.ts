@@ -1,4 +1,3 @@
-import { sortTermCount } from '../db/keyset-page.ts';
 import type { App, RouteDeps } from '../http/app.ts';
 import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { toPageInfo } from '../http/pagination/page-response.ts';
@@ -118,7 +117,7 @@ export function registerAccountRoutes(app: App, { db }: RouteDeps): void {
         resource: 'accounts',
         filters,
         defaultSort: [{ key: 'name', order: 'ASC' }],
-        termCount: (sort) => sortTermCount(ACCOUNT_SORT_COLUMNS, sort),
+        columns: ACCOUNT_SORT_COLUMNS,
       });
       const result = await operations.searchAccounts(db, request.principal, filters, page);
       return { data: result.rows, pagination: toPageInfo(result, page) };

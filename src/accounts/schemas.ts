@@ -7,7 +7,9 @@ import { DataEnvelope, Nullable, Uuid } from '../http/schemas.ts';
 
 export const ACCOUNT_SORT_KEYS = ['name', 'code', 'externalId', 'id', 'createdAt', 'updatedAt'] as const;
 
-const Text255 = (description: string) => Type.String({ minLength: 0, maxLength: 255, description });
+// PostgreSQL text cannot hold NUL: refused as invalid input rather than failing in the database.
+const NO_NUL = '^[^\\x00]*$';
+const Text255 = (description: string) => Type.String({ minLength: 0, maxLength: 255, pattern: NO_NUL, description });
 
 const Metadata = Nullable(
   Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON for API users, at most 64 KiB' }),
@@ -16,6 +18,7 @@ const Metadata = Nullable(
 const TaxCodeExternalId = Nullable(
   Type.String({
     maxLength: 255,
+    pattern: NO_NUL,
     description:
       'Identifier, in the target system, of the tax code of the account. Not the percentage, not the uuid of the tax code.',
   }),
@@ -68,9 +71,9 @@ export const AccountSearchSchema = Type.Object({
   ids: Type.Optional(
     Nullable(Type.Array(Uuid(), { uniqueItems: true, maxItems: 1000, description: 'Any of these ids' })),
   ),
-  name: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'Case-insensitive substring of the name' }))),
-  code: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'Exact code' }))),
-  externalId: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'Exact externalId' }))),
+  name: Type.Optional(Nullable(Text255('Case-insensitive substring of the name'))),
+  code: Type.Optional(Nullable(Text255('Exact code'))),
+  externalId: Type.Optional(Nullable(Text255('Exact externalId'))),
   archived: Type.Optional(Nullable(Type.Boolean({ description: 'Archived or not' }))),
 });
 

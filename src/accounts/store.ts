@@ -149,7 +149,10 @@ export async function searchAccounts(
 function accountConditions(filters: AccountFilters, params: SqlParams): string[] {
   const conditions = [`company_id = ${params.add(filters.companyId)}`];
   if (filters.ids) conditions.push(`id = ANY(${params.add(filters.ids)}::uuid[])`);
-  if (filters.name !== null) conditions.push(`name ILIKE ${params.add(`%${escapeLike(filters.name)}%`)}`);
+  if (filters.name !== null) {
+    // "C" folds ASCII only; the ICU root collation folds every letter, and the trigram index has it.
+    conditions.push(`name COLLATE "und-x-icu" ILIKE ${params.add(`%${escapeLike(filters.name)}%`)}`);
+  }
   if (filters.code !== null) conditions.push(`code = ${params.add(filters.code)}`);
   if (filters.externalId !== null) conditions.push(`external_id = ${params.add(filters.externalId)}`);
   if (filters.archived !== null) conditions.push(`archived = ${params.add(filters.archived)}`);

@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { Principal } from './principal.ts';
 
 export type TokenVerifier = (token: string) => Promise<Principal>;
@@ -14,15 +15,23 @@ export interface VerifierOptions {
   audience?: string;
 }
 
+// A verified token is remembered for at most this long (and never past its `exp`), so a busy client
+// pays for signature verification about once a minute instead of on every request.
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX = 10_000;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Builds the bearer token check: signature, algorithm, expiry, issuer, audience, then claims. */
 export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
   const { key, algorithms } = verificationKey(options);
+  const verified = new LRUCache<string, Principal>({ max: VERIFIED_MAX, ttlAutopurge: false });
   return async (token) => {
+    const known = verified.get(token);
+    if (known) return known;
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, key as JWTVerifyGetKey, {
+      ({ payload } = await jwtVerify(token, await key, {
         algorithms,
         issuer: options.issuer,
         audience: options.audience,
@@ -31,13 +40,24 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
     } catch (error) {
       throw new InvalidTokenError(describeJoseError(error));
     }
-    return toPrincipal(payload);
+    const principal = toPrincipal(payload);
+    const ttl = Math.min(VERIFIED_TTL_MS, (payload.exp as number) * 1000 - Date.now());
+    if (ttl > 0) verified.set(token, principal, { ttl });
+    return principal;
   };
 }
 
-function verificationKey(options: VerifierOptions): { key: Uint8Array | JWTVerifyGetKey; algorithms: string[] } {
+function verificationKey(options: VerifierOptions): {
+  key: Promise<CryptoKey> | JWTVerifyGetKey;
+  algorithms: string[];
+} {
   if (options.jwksUrl) return { key: createRemoteJWKSet(new URL(options.jwksUrl)), algorithms: ['RS256', 'ES256'] };
-  if (options.secret) return { key: new TextEncoder().encode(options.secret), algorithms: ['HS256'] };
+  if (options.secret) {
+    // Imported once: given raw bytes, jose would import the key again on every verification.
+    const bytes = new TextEncoder().encode(options.secret);
+    const key = crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    return { key, algorithms: ['HS256'] };
+  }
   throw new Error('Token verification needs AUTH_JWT_SECRET or AUTH_JWKS_URL');
 }
 

@@ -41,8 +41,9 @@ export function sortTermCount(columns: Record<string, SortColumn>, sort: SortKey
 }
 
 /**
- * Fetches one page in sort order. `after`/`before` pages start at their boundary through the index;
- * hasNextPage/hasPreviousPage are answered exactly by probing one row beyond each end.
+ * Fetches one page in sort order. `after`/`before` pages start at their boundary through the index.
+ * hasNextPage/hasPreviousPage are exact: one row is fetched beyond the far end of the page, and the
+ * near end is probed from the boundary, so the page, the probe and the total run at once.
  */
 export async function fetchPage<Row>(db: Queryable, spec: PageQuerySpec): Promise<Page<Row>> {
   const terms = toSortTerms(spec.columns, spec.sort);
@@ -56,18 +57,13 @@ export async function fetchPage<Row>(db: Queryable, spec: PageQuerySpec): Promis
     WHERE ${where.join(' AND ') || 'TRUE'}
     ORDER BY ${orderByClause(terms, backwards)}
     LIMIT ${spec.limit + 1}${spec.offset ? ` OFFSET ${spec.offset}` : ''}`;
-  const fetched = await db.query<Record<string, unknown>>(sql, params.values);
 
-  const more = fetched.length > spec.limit;
-  const rows = fetched.slice(0, spec.limit);
-  if (backwards) rows.reverse();
-  const cursors = rows.map((row) => readCursorValues(row, terms));
-
-  // Whether any row lies beyond an end of this page: past its first/last row, or, for an empty
-  // page, on the other side of (or at) the cursor it was asked from.
-  const exists = async (from: string[], reversed: boolean, inclusive: boolean) => {
+  // The rows on the near side of the page are those at or before the boundary (at or after it for
+  // `before`): the page starts right after it, whether or not the boundary row still exists.
+  const nearSideExists = async (from: string[]) => {
     const probe = new SqlParams();
-    const conditions = [...spec.filter(probe), comparePredicate(terms, from, probe, { reversed, inclusive })];
+    const reversed = !backwards;
+    const conditions = [...spec.filter(probe), comparePredicate(terms, from, probe, { reversed, inclusive: true })];
     const found = await db.query(
       `SELECT 1 FROM ${spec.from} WHERE ${conditions.join(' AND ')}
       ORDER BY ${orderByClause(terms, reversed)} LIMIT 1`,
@@ -75,22 +71,29 @@ export async function fetchPage<Row>(db: Queryable, spec: PageQuerySpec): Promis
     );
     return found.length > 0;
   };
-  const first = cursors[0];
-  const last = cursors[cursors.length - 1];
+  const [fetched, total, nearSide] = await Promise.all([
+    db.query<Record<string, unknown>>(sql, params.values),
+    countTotal(db, spec),
+    boundary ? nearSideExists(boundary) : undefined,
+  ]);
 
-  const total = (await spec.countTotal?.()) ?? (await countRows(db, spec));
-  let hasNextPage: boolean;
-  let hasPreviousPage: boolean;
-  if (backwards) {
-    hasPreviousPage = more;
-    hasNextPage = last ? await exists(last, false, false) : await exists(boundary as string[], false, true);
-  } else {
-    hasNextPage = more;
-    if (first) hasPreviousPage = await exists(first, true, false);
-    else if (boundary) hasPreviousPage = await exists(boundary, true, true);
-    else hasPreviousPage = (spec.offset ?? 0) > 0 && total > 0;
-  }
-  return { rows: rows as Row[], cursors, hasNextPage, hasPreviousPage, total };
+  const more = fetched.length > spec.limit;
+  const rows = fetched.slice(0, spec.limit);
+  if (backwards) rows.reverse();
+  const cursors = rows.map((row) => readCursorValues(row, terms));
+  // Without a boundary the page is the first one, after `offset` rows.
+  const nearSideRows = nearSide ?? ((spec.offset ?? 0) > 0 && total > 0);
+  return {
+    rows: rows as Row[],
+    cursors,
+    hasNextPage: backwards ? nearSideRows : more,
+    hasPreviousPage: backwards ? more : nearSideRows,
+    total,
+  };
+}
+
+async function countTotal(db: Queryable, spec: PageQuerySpec): Promise<number> {
+  return (await spec.countTotal?.()) ?? (await countRows(db, spec));
 }
 
 async function countRows(db: Queryable, spec: PageQuerySpec): Promise<number> {

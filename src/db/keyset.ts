@@ -67,6 +67,36 @@ export function cursorColumns(terms: SortTerm[]): string {
   return terms.map((t, i) => `${t.sql}::text AS k${i}`).join(', ');
 }
 
+// What `<term>::text` prints for each type (DateStyle ISO), so that a cursor's values are checked
+// before the database casts them back: a value it cannot cast would otherwise fail the query.
+const DATE = String.raw`(\d{4})-(\d{2})-(\d{2})`;
+const TIME = String.raw`([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}`;
+const VALUE_FORMATS: Record<SortTerm['type'], RegExp> = {
+  // Any text but NUL, which PostgreSQL text cannot hold.
+  text: /^[^\0]*$/,
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+  boolean: /^(true|false)$/,
+  numeric: /^(-?\d+(\.\d+)?|NaN|-?Infinity)$/,
+  date: new RegExp(`^(?:${DATE}|-?infinity)$`),
+  timestamptz: new RegExp(`^(?:${DATE} ${TIME}|-?infinity)$`),
+};
+
+/** Whether `values` are one value per term, each as its term's type prints it. */
+export function fitsTerms(terms: SortTerm[], values: readonly string[]): boolean {
+  return values.length === terms.length && terms.every((term, i) => fitsType(term.type, values[i] as string));
+}
+
+function fitsType(type: SortTerm['type'], value: string): boolean {
+  const match = VALUE_FORMATS[type].exec(value);
+  if (!match) return false;
+  if (match[1] === undefined || (type !== 'date' && type !== 'timestamptz')) return true;
+  // The format admits 2026-02-30; the calendar does not.
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return year > 0 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 export function readCursorValues(row: Record<string, unknown>, terms: SortTerm[]): string[] {
   return terms.map((_, i) => String(row[`k${i}`]));
 }

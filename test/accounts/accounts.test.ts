@@ -101,6 +101,10 @@ describe('POST /v1-beta/accounts', () => {
     ['code', 2001],
     ['metadata', 'text'],
     ['metadata', [1]],
+    ['name', 'a\u0000'],
+    ['externalId', '\u0000'],
+    ['metadata', { note: 'a\u0000' }],
+    ['metadata', { deep: [{ 'k\u0000': 1 }] }],
   ] as const) {
     it(`refuses ${field}=${JSON.stringify(value)} without coercing it`, async () => {
       const response = await t.request('POST', '/v1-beta/accounts', { token, body: newAccount({ [field]: value }) });

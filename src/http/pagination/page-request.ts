@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { PAGE_ORDERS, type PageOrder, type SortKey } from '../../db/keyset.ts';
-import { validationError } from '../problem.ts';
+import { fitsTerms, PAGE_ORDERS, type PageOrder, type SortColumn, type SortKey, toSortTerms } from '../../db/keyset.ts';
+import { ApiError, validationError } from '../problem.ts';
 import { decodeCursor, fingerprint } from './cursor.ts';
 
 export const DEFAULT_LIMIT = 100;
@@ -61,14 +61,27 @@ export interface PageRequest {
   echo: CurrentRequestPagination;
 }
 
+export interface PageRequestOptions {
+  resource: string;
+  /** The normalised filters of the query, which its cursors are bound to. */
+  filters: unknown;
+  defaultSort: SortKey[];
+  /**
+   * The sortable columns of the resource: a cursor must then hold one value of the right type per
+   * sort term, so that a forged cursor is a 400, not a failed query.
+   */
+  columns?: Record<string, SortColumn>;
+  /** How many values a cursor of this sort carries; only counted, not type-checked. Prefer `columns`. */
+  termCount?: (sort: SortKey[]) => number;
+}
+
 /**
  * Reads the paging parameters of a list request. `filters` are the normalised filters of the
- * query; a cursor made for other filters or sort is refused. `termCount` says how many values a
- * cursor of this sort carries.
+ * query; a cursor made for other filters or sort, or malformed, is refused.
  */
 export function parsePageRequest(
   request: FastifyRequest<{ Querystring: PageQuery }>,
-  options: { resource: string; filters: unknown; defaultSort: SortKey[]; termCount: (sort: SortKey[]) => number },
+  options: PageRequestOptions,
 ): PageRequest {
   const query = request.query;
   const used = (['before', 'after', 'offset'] as const).filter((name) => query[name] !== undefined);
@@ -84,13 +97,20 @@ export function parsePageRequest(
   }
   const sort = parseSort(query, options.defaultSort);
   const print = fingerprint({ resource: options.resource, filters: options.filters, sort });
-  const length = options.termCount(sort);
+  const terms = options.columns && toSortTerms(options.columns, sort);
+  const length = terms?.length ?? options.termCount?.(sort);
+  if (length === undefined) throw new Error('parsePageRequest needs columns or termCount');
+  const decode = (cursor: string) => {
+    const values = decodeCursor(cursor, print, length);
+    if (terms && !fitsTerms(terms, values)) throw new ApiError('INVALID_CURSOR', 'The cursor is malformed');
+    return values;
+  };
   const limit = query.limit ?? DEFAULT_LIMIT;
   return {
     limit,
     offset: query.offset,
-    after: query.after === undefined ? undefined : decodeCursor(query.after, print, length),
-    before: query.before === undefined ? undefined : decodeCursor(query.before, print, length),
+    after: query.after === undefined ? undefined : decode(query.after),
+    before: query.before === undefined ? undefined : decode(query.before),
     sort,
     fingerprint: print,
     echo: {

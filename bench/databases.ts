@@ -1,0 +1,85 @@
+// The two databases under test, each seeded with one company of many accounts. A target says how
+// the service reaches it (its environment) and holds what the scenarios need from the rows.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Database } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/open-database.ts';
+import { seedAccounts } from './seed-accounts.ts';
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+export interface Target {
+  kind: DatabaseKind;
+  /** DATABASE_URL or DATA_DIR for the service. */
+  env: Record<string, string>;
+  companyId: string;
+  /** Random account ids of the company, for get-by-id. */
+  sampleIds: string[];
+  /** The server's version, for the report. */
+  version: string;
+  /** Removes what prepare made (the bench database is kept until the next run, for EXPLAIN). */
+  cleanup(): Promise<void>;
+}
+
+export const BENCH_DATABASE = 'ledgerhook_bench';
+
+export interface PrepareOptions {
+  accounts: number;
+  /** Connection used to drop and create the bench database on the PostgreSQL server. */
+  adminUrl: string;
+  log: (line: string) => void;
+}
+
+export async function prepare(kind: DatabaseKind, options: PrepareOptions): Promise<Target> {
+  if (kind === 'postgres') {
+    const url = await recreatePostgresDatabase(options.adminUrl);
+    const target = await seed(await openDatabase({ databaseUrl: url, dataDir: '' }), kind, options);
+    return { ...target, env: { DATABASE_URL: url }, cleanup: async () => {} };
+  }
+  // PGlite is one process: the seeding handle is closed before the service opens the same folder.
+  const dataDir = mkdtempSync(join(tmpdir(), 'ledgerhook-bench-'));
+  const target = await seed(await openDatabase({ databaseUrl: undefined, dataDir }), kind, options);
+  return {
+    ...target,
+    env: { DATA_DIR: dataDir },
+    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+async function recreatePostgresDatabase(adminUrl: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${BENCH_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${BENCH_DATABASE}`;
+  return url.toString();
+}
+
+async function seed(db: Database, kind: DatabaseKind, options: PrepareOptions) {
+  try {
+    const companyId = randomUUID();
+    const started = Date.now();
+    await seedAccounts(db, {
+      companyId,
+      count: options.accounts,
+      onBatch: (n) => options.log(`${kind}: ${n.toLocaleString('en')} accounts inserted`),
+    });
+    options.log(`${kind}: seeded and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const sample = await db.query<{ id: string }>(
+      'SELECT id FROM accounts WHERE company_id = $1 ORDER BY random() LIMIT 1000',
+      [companyId],
+    );
+    const [version] = await db.query<{ v: string }>("SELECT current_setting('server_version') AS v");
+    return { kind, companyId, sampleIds: sample.map((row) => row.id), version: version?.v ?? '?' };
+  } finally {
+    await db.close();
+  }
+}

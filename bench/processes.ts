@@ -1,0 +1,77 @@
+// Child processes the bench measures: the service and the bare server, each on its own event loop
+// and never sharing one with the load generator.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface Child {
+  /** Base address, e.g. http://127.0.0.1:40123. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+const ROOT = new URL('../', import.meta.url);
+
+/** `ledgerhook serve --role api` with `env`, once /health/ready answers 200. */
+export function startService(env: Record<string, string>): Promise<Child> {
+  return startChild('src/main.ts', ['serve', '--role', 'api'], env, '/health/ready');
+}
+
+/** The bare node:http server answering `body` to every request. */
+export function startBareServer(body: string): Promise<Child> {
+  return startChild('bench/bare-server.ts', [], { BODY: body }, '/');
+}
+
+async function startChild(script: string, args: string[], env: Record<string, string>, probe: string): Promise<Child> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () => stopChild(child);
+  try {
+    await waitUntilReady(child, `${url}${probe}`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}
+
+async function waitUntilReady(child: ChildProcess, url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    await sleep(100);
+  }
+  throw new Error(`${url} was not ready within ${timeoutMs / 1000} s`);
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited within 15 s. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,106 @@
+// `npm run bench`: seeds each database with one company of many accounts, runs the service on it
+// in a child process, and measures each scenario beside a bare node:http server answering the same
+// body (the machine's ceiling). Figures only: docs/performance.md says what they are for.
+//
+//   BENCH_DB=postgres,pglite   which databases, in order
+//   BENCH_ACCOUNTS=1000000     accounts in the company
+//   BENCH_SECONDS=5            timed seconds per scenario (after BENCH_WARMUP_SECONDS=1 untimed)
+//   BENCH_CONNECTIONS=10       concurrent connections
+//   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
+//                              where the ledgerhook_bench database is dropped and created
+import { randomBytes, randomUUID } from 'node:crypto';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { mintToken } from '../src/auth/mint-token.ts';
+import { type DatabaseKind, prepare } from './databases.ts';
+import { type LoadResult, runLoad } from './load.ts';
+import { startBareServer, startService } from './processes.ts';
+import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
+import { buildScenarios, sampleBody } from './scenarios.ts';
+
+const env = process.env;
+const settings = {
+  databases: (env.BENCH_DB ?? 'postgres,pglite').split(',').map((s) => s.trim()) as DatabaseKind[],
+  accounts: Number(env.BENCH_ACCOUNTS ?? 1_000_000),
+  seconds: Number(env.BENCH_SECONDS ?? 5),
+  warmupSeconds: Number(env.BENCH_WARMUP_SECONDS ?? 1),
+  connections: Number(env.BENCH_CONNECTIONS ?? 10),
+  adminUrl: env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+};
+for (const kind of settings.databases) {
+  if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`BENCH_DB: unknown database ${kind}`);
+}
+
+const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const started = Date.now();
+// Other work on the machine shows in every figure: the load average is reported with them.
+const loadBefore = loadavg()[0] ?? 0;
+if (loadBefore > 0.5) log(`warning: load average ${loadBefore.toFixed(2)} before the run; the figures will be lower`);
+const secret = randomBytes(32).toString('base64url');
+const load = { connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds };
+
+let bare: LoadResult | undefined;
+const measured: { scenario: string; db: string; result: LoadResult }[] = [];
+const versions: Record<string, string> = {};
+
+for (const kind of settings.databases) {
+  const target = await prepare(kind, { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
+  versions[kind] = target.version;
+  const service = await startService({ ...target.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn' });
+  try {
+    const token = await mintToken(secret, {
+      subject: randomUUID(),
+      companies: [target.companyId],
+      scope: 'accounts:write',
+      ttl: '1d',
+    });
+    const context = { url: service.url, token, companyId: target.companyId, sampleIds: target.sampleIds };
+    log(`${kind}: service ready, finding the cursors`);
+    const scenarios = await buildScenarios(context);
+    if (!bare) {
+      const server = await startBareServer(await sampleBody(context));
+      try {
+        bare = await runLoad({ url: server.url, requests: [{ method: 'GET', path: '/' }], ...load });
+        log(`bare node:http: ${Math.round(bare.rps)} rps`);
+      } finally {
+        await server.stop();
+      }
+    }
+    for (const scenario of scenarios) {
+      const result = await runLoad({ url: service.url, requests: scenario.requests, ...load });
+      measured.push({ scenario: scenario.name, db: kind, result });
+      log(`${kind}: ${scenario.name}: ${Math.round(result.rps)} rps, p99 ${result.p99Ms.toFixed(2)} ms`);
+    }
+  } finally {
+    await service.stop();
+    await target.cleanup();
+  }
+}
+
+if (bare) {
+  const ceiling = bare;
+  const figures: Figure[] = [
+    toFigure('bare node:http, same body', '-', ceiling, ceiling),
+    ...measured.map((m) => toFigure(m.scenario, m.db, m.result, ceiling)),
+  ];
+  const seconds = (Date.now() - started) / 1000;
+  console.log(`\n${formatTable(figures)}\n`);
+  console.log(
+    `${settings.accounts.toLocaleString('en')} accounts in one company, ${settings.connections} connections, ` +
+      `${settings.seconds} s per scenario; whole run ${seconds.toFixed(0)} s; ` +
+      `1-minute load average ${loadBefore.toFixed(2)} before, ${(loadavg()[0] ?? 0).toFixed(2)} after`,
+  );
+  writeJson(new URL('./results/latest.json', import.meta.url), {
+    date: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      loadAverage: { before: loadBefore, after: loadavg()[0] },
+    },
+    node: process.version,
+    versions,
+    settings: { ...settings, adminUrl: undefined },
+    seconds,
+    figures,
+  });
+}

@@ -1,0 +1,127 @@
+// What the bench asks the service, as autocannon request sequences. The cursors of the middle and
+// last pages are obtained once through offset (itself O(n)); only the `after=<cursor>` request is
+// timed, which is how a client walking the pages reaches them.
+import { randomUUID } from 'node:crypto';
+import type { LoadRequest } from './load.ts';
+import { NAME_SEARCH } from './seed-accounts.ts';
+
+export interface Scenario {
+  name: string;
+  requests: LoadRequest[];
+}
+
+export interface ScenarioContext {
+  url: string;
+  token: string;
+  companyId: string;
+  sampleIds: string[];
+}
+
+const SEARCH = '/v1-beta/accounts:search';
+const PAGE = 100;
+
+/** Scenarios in the order they run; create comes last so that the searches see the seeded rows only. */
+export async function buildScenarios(context: ScenarioContext): Promise<Scenario[]> {
+  const auth = { authorization: `Bearer ${context.token}` };
+  const headers = { ...auth, 'content-type': 'application/json' };
+  const api = (path: string, body?: unknown) => call(context.url, headers, path, body);
+  const searchBody = JSON.stringify({ companyId: context.companyId });
+  const search = (query: string, body = searchBody): LoadRequest => ({
+    method: 'POST',
+    path: `${SEARCH}?${query}`,
+    headers,
+    body,
+  });
+
+  const first = await api(`${SEARCH}?limit=${PAGE}`, { companyId: context.companyId });
+  const total: number = first.pagination.total;
+  const cursorAt = async (offset: number): Promise<string> =>
+    (await api(`${SEARCH}?limit=1&offset=${offset}`, { companyId: context.companyId })).pagination.endCursor;
+  // The page after row n-1 holds rows n…n+99: the middle page starts at total/2, the last at total-100.
+  const middleCursor = await cursorAt(Math.floor(total / 2) - 1);
+  const lastCursor = await cursorAt(Math.max(0, total - PAGE - 1));
+  const middle = `limit=${PAGE}&after=${middleCursor}`;
+  const last = `limit=${PAGE}&after=${lastCursor}`;
+  await expectPage(api, middle, context.companyId, { hasNextPage: true });
+  await expectPage(api, last, context.companyId, { hasNextPage: false });
+  const nameBody = JSON.stringify({ companyId: context.companyId, name: NAME_SEARCH });
+  const named = await api(`${SEARCH}?limit=${PAGE}`, JSON.parse(nameBody));
+  if (named.data.length === 0) throw new Error(`no account name contains "${NAME_SEARCH}"`);
+
+  let next = 0;
+  const ids = context.sampleIds;
+  const run = randomUUID().slice(0, 8);
+  let created = 0;
+  return [
+    {
+      name: 'get-by-id',
+      requests: [
+        {
+          method: 'GET',
+          headers: auth,
+          setupRequest: (request) => ({ ...request, path: `/v1-beta/accounts/${ids[next++ % ids.length]}` }),
+        },
+      ],
+    },
+    { name: 'search: first page', requests: [search(`limit=${PAGE}`)] },
+    { name: 'search: middle page (cursor)', requests: [search(middle)] },
+    { name: 'search: last page (cursor)', requests: [search(last)] },
+    { name: `search: name contains "${NAME_SEARCH}"`, requests: [search(`limit=${PAGE}`, nameBody)] },
+    {
+      name: 'create',
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1-beta/accounts',
+          headers,
+          setupRequest: (request) => {
+            const n = created++;
+            const body = {
+              companyId: context.companyId,
+              externalId: `bench-${run}-${n}`,
+              name: `Bench created ${run} ${n}`,
+              code: String(n),
+              archived: false,
+            };
+            return { ...request, body: JSON.stringify(body) };
+          },
+        },
+      ],
+    },
+  ];
+}
+
+/** The body of one answer of the service, for the bare server to repeat. */
+export async function sampleBody(context: ScenarioContext): Promise<string> {
+  const response = await fetch(`${context.url}/v1-beta/accounts/${context.sampleIds[0]}`, {
+    headers: { authorization: `Bearer ${context.token}` },
+  });
+  if (!response.ok) throw new Error(`GET account: ${response.status} ${await response.text()}`);
+  return response.text();
+}
+
+async function call(url: string, headers: Record<string, string>, path: string, body: unknown): Promise<any> {
+  const response = await fetch(`${url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(120_000),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+async function expectPage(
+  api: (path: string, body?: unknown) => Promise<any>,
+  query: string,
+  companyId: string,
+  expected: { hasNextPage: boolean },
+): Promise<void> {
+  const page = await api(`${SEARCH}?${query}`, { companyId });
+  if (page.data.length !== PAGE || page.pagination.hasNextPage !== expected.hasNextPage) {
+    throw new Error(
+      `${query}: expected ${PAGE} rows and hasNextPage ${expected.hasNextPage}, got ${page.data.length} and ${page.pagination.hasNextPage}`,
+    );
+  }
+}
