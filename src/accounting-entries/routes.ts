@@ -1,4 +1,3 @@
-import { sortTermCount } from '../db/keyset-page.ts';
 import type { App, RouteDeps } from '../http/app.ts';
 import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { toPageInfo } from '../http/pagination/page-response.ts';
@@ -97,7 +96,7 @@ export function registerAccountingEntryRoutes(app: App, { db }: RouteDeps): void
         resource: 'accounting-entries',
         filters,
         defaultSort: [{ key: 'createdAt', order: 'ASC' }],
-        termCount: (sort) => sortTermCount(ACCOUNTING_ENTRY_SORT_COLUMNS, sort),
+        columns: ACCOUNTING_ENTRY_SORT_COLUMNS,
       });
       const result = await operations.searchAccountingEntries(db, request.principal, filters, page);
       return { data: result.rows, pagination: toPageInfo(result, page) };

@@ -20,6 +20,9 @@ export const PG_FOREIGN_KEY_VIOLATION = '23503';
 /** A row an ON DELETE RESTRICT foreign key references: 23001 since PostgreSQL 18, 23503 before. */
 export const PG_STILL_REFERENCED = ['23001', '23503'];
 
+/** Text the database cannot store: a NUL character (22P05) or an invalid byte sequence (22021). */
+export const PG_UNSTORABLE_TEXT = ['22P05', '22021'];
+
 export function isPgError(error: unknown, codes: string | readonly string[]): boolean {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' && [codes].flat().includes(code);

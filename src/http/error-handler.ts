@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isPgError, PG_UNSTORABLE_TEXT } from '../db/database.ts';
 import { ApiError, type FieldError, toProblem, validationError } from './problem.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -25,6 +26,10 @@ function toApiError(error: FastifyError): ApiError {
   if (error.validation) {
     const where = toLocation(error.validationContext);
     return validationError(fieldErrors(error.validation, where));
+  }
+  // Text PostgreSQL cannot store (a NUL character) fails in the database, before anything is written.
+  if (isPgError(error, PG_UNSTORABLE_TEXT)) {
+    return new ApiError('VALIDATION_FAILED', 'Text must not contain NUL (\\u0000) characters');
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

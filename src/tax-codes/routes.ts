@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { sortTermCount } from '../db/keyset-page.ts';
 import type { App, RouteDeps } from '../http/app.ts';
 import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { toPageInfo } from '../http/pagination/page-response.ts';
@@ -114,7 +113,7 @@ export function registerTaxCodeRoutes(app: App, { db }: RouteDeps): void {
         resource: 'tax-codes',
         filters,
         defaultSort: [{ key: 'name', order: 'ASC' }],
-        termCount: (sort) => sortTermCount(TAX_CODE_SORT_COLUMNS, sort),
+        columns: TAX_CODE_SORT_COLUMNS,
       });
       const result = await operations.searchTaxCodes(db, filters, page);
       return { data: result.rows, pagination: toPageInfo(result, page) };

@@ -200,3 +200,17 @@ describe('access to accounting entries', () => {
     assert.equal((await t.request('DELETE', url, { token: reader })).status, 403);
   });
 });
+
+describe('text the database cannot store', () => {
+  it('answers 400 for a NUL character in a free-text field, and stores nothing', async () => {
+    const before = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounting_entries');
+    const response = await t.request('POST', '/v1-beta/accounting-entries', {
+      token,
+      body: newEntry({ description: 'a\u0000b' }),
+    });
+    assert.equal(response.status, 400, response.text);
+    assert.equal(response.body.type, 'VALIDATION_FAILED');
+    const after_ = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounting_entries');
+    assert.deepEqual(after_, before);
+  });
+});
