@@ -20,7 +20,10 @@ export async function serve(config: Config, role: Role): Promise<void> {
     audience: config.authAudience,
   });
 
-  const app = role === 'worker' ? undefined : await buildServer({ db, verifyToken, logger });
+  const app =
+    role === 'worker'
+      ? undefined
+      : await buildServer({ db, verifyToken, logger, exportJobTtlSeconds: config.exportJobTtlSeconds });
   if (app) {
     await app.listen({ port: config.port, host: config.host });
     if (signing?.source === 'generated' || signing?.source === 'data-dir' || signing?.source === 'memory') {

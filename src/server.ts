@@ -7,8 +7,10 @@ import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { registerAccountingEntryRoutes } from './accounting-entries/routes.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
 import type { TokenVerifier } from './auth/verify-token.ts';
+import { loadConfig } from './config.ts';
 import type { Database } from './db/database.ts';
-import type { App } from './http/app.ts';
+import { registerExportJobRoutes } from './export-jobs/routes.ts';
+import type { App, RouteDeps } from './http/app.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerNotFoundHandler } from './http/not-found.ts';
@@ -16,6 +18,7 @@ import { registerValidators } from './http/validation.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { registerTaxCodeRoutes } from './tax-codes/routes.ts';
 import { VERSION } from './version.ts';
+import { registerEventTypeRoutes } from './webhooks/routes.ts';
 
 export interface ServerOptions {
   db: Database;
@@ -24,6 +27,8 @@ export interface ServerOptions {
   logger?: FastifyBaseLogger;
   /** The deployment's base address, listed as the OpenAPI server. */
   publicBaseUrl?: string;
+  /** Lifetime of an export job since its last change; default EXPORT_JOB_TTL's (decisions §5). */
+  exportJobTtlSeconds?: number;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -83,9 +88,15 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerAuthentication(app, options.verifyToken);
-  registerOpsRoutes(app, { db: options.db });
-  registerAccountRoutes(app, { db: options.db });
-  registerTaxCodeRoutes(app, { db: options.db });
-  registerAccountingEntryRoutes(app, { db: options.db });
+  const deps: RouteDeps = {
+    db: options.db,
+    config: { exportJobTtlSeconds: options.exportJobTtlSeconds ?? loadConfig({}).exportJobTtlSeconds },
+  };
+  registerOpsRoutes(app, deps);
+  registerAccountRoutes(app, deps);
+  registerTaxCodeRoutes(app, deps);
+  registerAccountingEntryRoutes(app, deps);
+  registerExportJobRoutes(app, deps);
+  registerEventTypeRoutes(app, deps);
   return app;
 }

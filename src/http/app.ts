@@ -6,6 +6,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 
 /** The Fastify instance routes are registered on, typed by their TypeBox schemas. */
@@ -20,4 +21,6 @@ export type App = FastifyInstance<
 /** What route modules need from the outside world. */
 export interface RouteDeps {
   db: Database;
+  /** The settings routes read; more join as routes need them. */
+  config: Pick<Config, 'exportJobTtlSeconds'>;
 }

@@ -5,7 +5,7 @@ import type { Scope } from '../../src/auth/principal.ts';
 import { createTokenVerifier } from '../../src/auth/verify-token.ts';
 import type { Database } from '../../src/db/database.ts';
 import type { App } from '../../src/http/app.ts';
-import { buildServer } from '../../src/server.ts';
+import { buildServer, type ServerOptions } from '../../src/server.ts';
 import { openTestDatabase } from './database.ts';
 import { ResponseChecker } from './openapi-responses.ts';
 
@@ -43,9 +43,9 @@ export const ALL_SCOPES: Scope[] = [
 ];
 
 /** A server on a fresh database, reached in-process (no socket). */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(options: Pick<ServerOptions, 'exportJobTtlSeconds'> = {}): Promise<TestApp> {
   const db = await openTestDatabase();
-  const app = await buildServer({ db, verifyToken: createTokenVerifier({ secret: TEST_JWT_SECRET }) });
+  const app = await buildServer({ ...options, db, verifyToken: createTokenVerifier({ secret: TEST_JWT_SECRET }) });
   await app.ready();
   const checker = new ResponseChecker(app.swagger() as never);
   return {

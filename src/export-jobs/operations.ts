@@ -1,0 +1,234 @@
+// What the export jobs API does, one function per operation (decisions §5). Routes parse and
+// shape; these decide.
+import type { Principal } from '../auth/principal.ts';
+import { type Database, isPgError, PG_UNIQUE_VIOLATION, type Queryable } from '../db/database.ts';
+import { assertCompanyAccess } from '../http/authenticate.ts';
+import { ApiError } from '../http/problem.ts';
+import { recordEvent } from '../webhooks/record-event.ts';
+import type {
+  ExportJob,
+  ExportJobCreate,
+  ExportJobEventCreate,
+  ExportJobItem,
+  ExportJobItemUpdate,
+  ExportJobStatus,
+} from './schemas.ts';
+import * as store from './store.ts';
+
+export interface ExportJobSettings {
+  /** Lifetime of a job since its last change (EXPORT_JOB_TTL). */
+  ttlSeconds: number;
+}
+
+/**
+ * 201 with the new pending job and its `v1.export-job.created` event, in one transaction: both exist
+ * or neither does. 409 EXPORT_ALREADY_IN_PROGRESS while the company has an open job.
+ */
+export async function createExportJob(
+  db: Database,
+  principal: Principal,
+  input: ExportJobCreate,
+  settings: ExportJobSettings,
+): Promise<ExportJob> {
+  assertCompanyAccess(principal, input.companyId);
+  try {
+    return await db.transaction((tx) => createExportJobIn(tx, principal, input, settings));
+  } catch (error) {
+    // The partial unique index export_jobs_one_open_per_company_idx: another open job won.
+    if (!isPgError(error, PG_UNIQUE_VIOLATION)) throw error;
+    throw new ApiError('EXPORT_ALREADY_IN_PROGRESS', `Company ${input.companyId} already has an open export job`);
+  }
+}
+
+/** The work of createExportJob inside the caller's transaction `tx`; every write goes through it. */
+export async function createExportJobIn(
+  tx: Queryable,
+  principal: Principal,
+  input: ExportJobCreate,
+  settings: ExportJobSettings,
+): Promise<ExportJob> {
+  const companyId = input.companyId.toLowerCase();
+  const requested = input.accountingEntryIds
+    ? [...new Set(input.accountingEntryIds.map((id) => id.toLowerCase()))]
+    : null;
+  const jobId = await store.insertExportJob(tx, {
+    companyId,
+    createdBy: principal.subject,
+    isInteractive: input.isInteractive ?? true,
+    vendorBasedBookkeeping: input.options?.vendorBasedBookkeeping ?? false,
+  });
+  const added = await store.insertExportJobItems(tx, jobId, companyId, requested);
+  if (requested && added.length < requested.length) throw unknownEntries(companyId, requested, added);
+  await store.setNumberOfItems(tx, jobId, added.length);
+  // One object is both the event's data and the response: they cannot drift apart.
+  const job = await store.findExportJob(tx, jobId, [companyId], settings.ttlSeconds);
+  if (!job) throw new Error(`Export job ${jobId} vanished inside its own transaction`);
+  await recordEvent(tx, { eventType: 'v1.export-job.created', companyId, data: job });
+  return job;
+}
+
+export async function getExportJob(
+  db: Database,
+  principal: Principal,
+  id: string,
+  settings: ExportJobSettings,
+): Promise<ExportJob> {
+  const job = await store.findExportJob(db, id, [...principal.companies], settings.ttlSeconds);
+  if (!job) throw exportNotFound(id);
+  return job;
+}
+
+export async function listExportJobs(
+  db: Database,
+  principal: Principal,
+  filters: store.ExportJobFilters,
+  position: store.PagePosition,
+  settings: ExportJobSettings,
+) {
+  for (const company of filters.companies) assertCompanyAccess(principal, company);
+  const page = await store.listExportJobs(db, filters, position, settings.ttlSeconds);
+  return { ...page, rows: page.rows.map(toExportJob) };
+}
+
+/** The filters of a list query: company_id (else every company of the token) and statuses. */
+export function toExportJobFilters(
+  principal: Principal,
+  query: { company_id?: string; statuses?: ExportJobStatus[] },
+): store.ExportJobFilters {
+  return {
+    companies: query.company_id ? [query.company_id.toLowerCase()] : [...principal.companies].sort(),
+    statuses: query.statuses?.length ? [...new Set(query.statuses)].sort() : null,
+  };
+}
+
+/** Which status each event moves a job from, and to (decisions §5). */
+const TRANSITIONS: Record<ExportJobEventCreate['event'], { from: ExportJobStatus; to: ExportJobStatus }> = {
+  started: { from: 'pending', to: 'in_progress' },
+  completed: { from: 'in_progress', to: 'completed' },
+  completed_with_errors: { from: 'in_progress', to: 'completed_with_errors' },
+  failed: { from: 'in_progress', to: 'failed' },
+};
+
+/** 202; 404 for a job the caller cannot see; 422 INVALID_EXPORT_JOB_STATUS_CHANGE, unchanged, otherwise. */
+export async function recordExportJobEvent(
+  db: Database,
+  principal: Principal,
+  input: ExportJobEventCreate,
+): Promise<void> {
+  const companies = [...principal.companies];
+  const transition = TRANSITIONS[input.event];
+  const failed = input.event === 'failed';
+  const changed = await store.changeExportJobStatus(db, input.jobId, companies, {
+    ...transition,
+    // A failure reason belongs to a failed job only; other events clear nothing they did not set.
+    failureReason: failed ? (input.failureReason ?? null) : null,
+    failureReasonType: failed ? (input.failureReasonType ?? null) : null,
+  });
+  if (changed) return;
+  const job = await store.findExportJob(db, input.jobId, companies, 0);
+  if (!job) throw exportNotFound(input.jobId);
+  throw new ApiError(
+    'INVALID_EXPORT_JOB_STATUS_CHANGE',
+    `Export job ${input.jobId} is ${job.status}; ${input.event} needs it ${transition.from}`,
+  );
+}
+
+export async function listExportJobItems(
+  db: Database,
+  principal: Principal,
+  jobId: string,
+  status: string | null,
+  position: store.PagePosition,
+) {
+  await getExportJob(db, principal, jobId, { ttlSeconds: 0 });
+  const page = await store.listExportJobItems(db, jobId, status, position);
+  return { ...page, rows: page.rows.map(toExportJobItem) };
+}
+
+export interface ItemUpdateResult {
+  data: ExportJobItem[];
+  errors: { accountingEntryId: string; message: string; type: 'ACCOUNTING_ENTRY_DOES_NOT_EXIST' }[];
+}
+
+/** Updates up to MAX_ITEM_UPDATES items of one job; entries not in the job are reported, not fatal. */
+export async function updateExportJobItems(
+  db: Database,
+  principal: Principal,
+  jobId: string,
+  updates: readonly ExportJobItemUpdate[],
+): Promise<ItemUpdateResult> {
+  // The last update of an entry wins, as if they were applied in order.
+  const byEntry = new Map(updates.map((u) => [u.accountingEntryId.toLowerCase(), { ...u }]));
+  return db.transaction(async (tx) => {
+    const [job] = await tx.query(
+      'SELECT id FROM export_jobs WHERE id = $1 AND company_id = ANY($2::uuid[]) FOR UPDATE',
+      [jobId, [...principal.companies]],
+    );
+    if (!job) throw exportNotFound(jobId);
+    const updated = await store.updateExportJobItems(
+      tx,
+      jobId,
+      [...byEntry].map(([accountingEntryId, u]) => ({ ...u, accountingEntryId })),
+    );
+    const found = new Set(updated.map((item) => item.accountingEntryId));
+    return {
+      data: updated.map(toExportJobItem),
+      errors: [...byEntry.keys()]
+        .filter((id) => !found.has(id))
+        .map((id) => ({
+          accountingEntryId: id,
+          message: `Export job ${jobId} has no item for accounting entry ${id}`,
+          type: 'ACCOUNTING_ENTRY_DOES_NOT_EXIST' as const,
+        })),
+    };
+  });
+}
+
+function unknownEntries(companyId: string, requested: string[], added: string[]): ApiError {
+  const known = new Set(added);
+  return new ApiError('UNKNOWN_ACCOUNTING_ENTRY', `Company ${companyId} has no such accounting entries`, {
+    errors: requested.flatMap((id, index) =>
+      known.has(id)
+        ? []
+        : [{ path: `/accountingEntryIds/${index}`, message: 'must be an accounting entry of the company', in: 'body' }],
+    ),
+  });
+}
+
+function exportNotFound(id: string): ApiError {
+  return new ApiError('EXPORT_NOT_FOUND', `No export job ${id}`);
+}
+
+/** The API shape of a row: exactly the contract's fields (list rows also carry cursor columns). */
+function toExportJob(row: ExportJob): ExportJob {
+  return {
+    id: row.id,
+    companyId: row.companyId,
+    createdAt: row.createdAt,
+    createdBy: row.createdBy,
+    expiresIn: row.expiresIn,
+    numberOfItems: row.numberOfItems,
+    status: row.status,
+    isInteractive: row.isInteractive,
+    vendorBasedBookkeeping: row.vendorBasedBookkeeping,
+    failureReason: row.failureReason,
+    failureReasonType: row.failureReasonType,
+    lastUpdatedAt: row.lastUpdatedAt,
+    startedAt: row.startedAt,
+    completedAt: row.completedAt,
+    expiredAt: row.expiredAt,
+  };
+}
+
+function toExportJobItem(row: ExportJobItem): ExportJobItem {
+  return {
+    exportJobId: row.exportJobId,
+    accountingEntryId: row.accountingEntryId,
+    status: row.status,
+    exportedAt: row.exportedAt,
+    externalId: row.externalId,
+    externalUrl: row.externalUrl,
+    failureReason: row.failureReason,
+    failureReasonType: row.failureReasonType,
+  };
+}

@@ -1,0 +1,166 @@
+import type { App, RouteDeps } from '../http/app.ts';
+import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
+import { toPageInfo } from '../http/pagination/page-response.ts';
+import { ApiError } from '../http/problem.ts';
+import { errorResponses } from '../http/schemas.ts';
+import * as operations from './operations.ts';
+import {
+  ExportJobCreateSchema,
+  ExportJobEnvelope,
+  ExportJobEventCreateSchema,
+  ExportJobIdParams,
+  ExportJobItemListQuery,
+  ExportJobItemPageSchema,
+  ExportJobItemUpdateListSchema,
+  ExportJobItemUpdateResultSchema,
+  ExportJobListQuery,
+  ExportJobPageSchema,
+  MAX_ITEM_UPDATES,
+} from './schemas.ts';
+import { EXPORT_JOB_ITEM_SORT_COLUMNS, EXPORT_JOB_SORT_COLUMNS } from './store.ts';
+
+const tags = ['Export jobs'];
+
+export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): void {
+  const settings = { ttlSeconds: config.exportJobTtlSeconds };
+
+  app.post(
+    '/v2/export-jobs',
+    {
+      config: { scope: 'export-jobs:write' },
+      schema: {
+        operationId: 'createExportJobV2',
+        summary: 'Create an export job',
+        description:
+          'Selects accountingEntryIds (each an entry of the company, else 400 UNKNOWN_ACCOUNTING_ENTRY) or, by default, every entry of the company not yet in any export job. Emits v1.export-job.created with the job as answered. 409 EXPORT_ALREADY_IN_PROGRESS while the company has a pending or in_progress job.',
+        tags,
+        body: ExportJobCreateSchema,
+        response: { 201: { ...ExportJobEnvelope, description: 'Export job created' }, ...errorResponses(409) },
+      },
+    },
+    async (request, reply) => {
+      const job = await operations.createExportJob(db, request.principal, request.body, settings);
+      return reply.status(201).send({ data: job });
+    },
+  );
+
+  app.get(
+    '/v2/export-jobs/:jobId',
+    {
+      config: { scope: 'export-jobs:read' },
+      schema: {
+        operationId: 'getExportJobByIdV2',
+        summary: 'Get an export job',
+        tags,
+        params: ExportJobIdParams,
+        response: { 200: ExportJobEnvelope, ...errorResponses(404) },
+      },
+    },
+    async (request) => ({
+      data: await operations.getExportJob(db, request.principal, request.params.jobId, settings),
+    }),
+  );
+
+  app.get(
+    '/v2/export-jobs',
+    {
+      config: { scope: 'export-jobs:read' },
+      preValidation: splitCommaLists,
+      schema: {
+        operationId: 'getExportJobsListV2',
+        summary: 'List export jobs',
+        description:
+          'Jobs of company_id (a company the token lists, else 403), or of every company the token lists, in any of `statuses`. Sorted by createdAt unless sorting_keys says otherwise; id breaks ties.',
+        tags,
+        querystring: ExportJobListQuery,
+        response: { 200: ExportJobPageSchema, ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const filters = operations.toExportJobFilters(request.principal, request.query);
+      const page = parsePageRequest(request, {
+        resource: 'export-jobs',
+        filters,
+        defaultSort: [{ key: 'createdAt', order: 'ASC' }],
+        columns: EXPORT_JOB_SORT_COLUMNS,
+      });
+      const result = await operations.listExportJobs(db, request.principal, filters, page, settings);
+      return { data: result.rows, pagination: toPageInfo(result, page) };
+    },
+  );
+
+  app.post(
+    '/v2/export-job-events',
+    {
+      config: { scope: 'export-jobs:write' },
+      schema: {
+        operationId: 'createExportJobEventV2',
+        summary: 'Report progress of an export job',
+        description:
+          'started moves a pending job to in_progress; completed, completed_with_errors and failed end an in_progress job. Any other change is 422 INVALID_EXPORT_JOB_STATUS_CHANGE and leaves the job unchanged. failureReason and failureReasonType are stored with failed.',
+        tags,
+        body: ExportJobEventCreateSchema,
+        response: { 202: { type: 'null', description: 'Status changed; no body' }, ...errorResponses(404, 422) },
+      },
+    },
+    async (request, reply) => {
+      await operations.recordExportJobEvent(db, request.principal, request.body);
+      // An empty body: send(null) would answer the text "null".
+      return reply.status(202).send(undefined as unknown as null);
+    },
+  );
+
+  app.get(
+    '/v2/export-jobs/:jobId/items',
+    {
+      config: { scope: 'export-items:read' },
+      preValidation: splitCommaLists,
+      schema: {
+        operationId: 'getExportJobItemsV2',
+        summary: 'List the items of an export job',
+        description: 'Sorted by createdAt unless sorting_keys says otherwise; accountingEntryId breaks ties.',
+        tags,
+        params: ExportJobIdParams,
+        querystring: ExportJobItemListQuery,
+        response: { 200: ExportJobItemPageSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { jobId } = request.params;
+      const status = request.query.status ?? null;
+      const page = parsePageRequest(request, {
+        resource: 'export-job-items',
+        filters: { jobId, status },
+        defaultSort: [{ key: 'createdAt', order: 'ASC' }],
+        columns: EXPORT_JOB_ITEM_SORT_COLUMNS,
+      });
+      const result = await operations.listExportJobItems(db, request.principal, jobId, status, page);
+      return { data: result.rows, pagination: toPageInfo(result, page) };
+    },
+  );
+
+  app.put(
+    '/v2/export-jobs/:jobId/items',
+    {
+      config: { scope: 'export-jobs:write' },
+      schema: {
+        operationId: 'updateExportJobItemsV2',
+        summary: 'Update items of an export job',
+        description: `Up to ${MAX_ITEM_UPDATES} items per request (else 413 TOO_MANY_ITEMS). Entries that are not in the job are listed in errors; the others are updated.`,
+        tags,
+        params: ExportJobIdParams,
+        body: ExportJobItemUpdateListSchema,
+        response: { 200: ExportJobItemUpdateResultSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      if (request.body.length > MAX_ITEM_UPDATES) {
+        throw new ApiError(
+          'TOO_MANY_ITEMS',
+          `At most ${MAX_ITEM_UPDATES} items per request, not ${request.body.length}`,
+        );
+      }
+      return operations.updateExportJobItems(db, request.principal, request.params.jobId, request.body);
+    },
+  );
+}

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../support/harness.ts';
+import { itEnforcesAccess } from '../support/security.ts';
+import { createEntries, createJob } from './fixtures.ts';
+
+let t: TestApp;
+const company = randomUUID();
+let token: string;
+let entries: string[];
+let jobId: string;
+
+before(async () => {
+  t = await startTestApp();
+  token = await t.token({ companies: [company] });
+  entries = await createEntries(t, company, token, 3);
+  jobId = (await createJob(t, token, { companyId: company })).id;
+});
+after(() => t.close());
+
+const items = (query = '') => t.request('GET', `/v2/export-jobs/${jobId}/items${query}`, { token });
+const ids = (body: { data: { accountingEntryId: string }[] }) => body.data.map((i) => i.accountingEntryId);
+
+describe('GET /v2/export-jobs/{jobId}/items', () => {
+  it('lists the items of the job, pending at first, page by page', async () => {
+    const all = await items('?sorting_keys=accountingEntryId');
+    assert.equal(all.status, 200, all.text);
+    assert.deepEqual(ids(all.body), [...entries].sort());
+    assert.deepEqual(all.body.data[0], {
+      exportJobId: jobId,
+      accountingEntryId: [...entries].sort()[0],
+      status: 'pending',
+      exportedAt: null,
+      externalId: null,
+      externalUrl: null,
+      failureReason: null,
+      failureReasonType: null,
+    });
+    const first = await items('?limit=2');
+    const rest = await items(`?limit=2&after=${first.body.pagination.endCursor}`);
+    assert.deepEqual([...ids(first.body), ...ids(rest.body)].sort(), [...entries].sort());
+    assert.equal(first.body.pagination.hasNextPage, true);
+    assert.equal(rest.body.pagination.hasNextPage, false);
+  });
+
+  it('answers 404 EXPORT_NOT_FOUND for an unknown job', async () => {
+    const response = await t.request('GET', `/v2/export-jobs/${randomUUID()}/items`, { token });
+    assert.equal(response.status, 404);
+    assert.equal(response.body.type, 'EXPORT_NOT_FOUND');
+  });
+
+  itEnforcesAccess(() => t, {
+    method: 'GET',
+    url: () => `/v2/export-jobs/${jobId}/items`,
+    scope: 'export-items:read',
+    company: () => company,
+    resourceInPath: true,
+  });
+});
+
+describe('PUT /v2/export-jobs/{jobId}/items', () => {
+  it('updates the items named, reports entries not in the job, and restarts the expiry', async () => {
+    const before = (await t.request('GET', `/v2/export-jobs/${jobId}`, { token })).body.data;
+    const stranger = randomUUID();
+    const response = await t.request('PUT', `/v2/export-jobs/${jobId}/items`, {
+      token,
+      body: [
+        {
+          accountingEntryId: entries[0],
+          status: 'successful',
+          exportedAt: '2026-11-22T10:00:00Z',
+          externalId: 'INV-1',
+          externalUrl: 'https://erp.example/INV-1',
+        },
+        {
+          accountingEntryId: entries[1],
+          status: 'failed',
+          failureReason: 'Closed period',
+          failureReasonType: 'accounting_system_validation_failure',
+        },
+        { accountingEntryId: stranger, status: 'successful' },
+      ],
+    });
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(
+      response.body.data.find((i: { accountingEntryId: string }) => i.accountingEntryId === entries[0]),
+      {
+        exportJobId: jobId,
+        accountingEntryId: entries[0],
+        status: 'successful',
+        exportedAt: '2026-11-22T10:00:00.000000Z',
+        externalId: 'INV-1',
+        externalUrl: 'https://erp.example/INV-1',
+        failureReason: null,
+        failureReasonType: null,
+      },
+    );
+    assert.equal(response.body.data.length, 2);
+    assert.deepEqual(response.body.errors, [
+      {
+        accountingEntryId: stranger,
+        message: `Export job ${jobId} has no item for accounting entry ${stranger}`,
+        type: 'ACCOUNTING_ENTRY_DOES_NOT_EXIST',
+      },
+    ]);
+    assert.deepEqual(ids((await items('?status=failed')).body), [entries[1]]);
+    const after = (await t.request('GET', `/v2/export-jobs/${jobId}`, { token })).body.data;
+    assert.ok(after.lastUpdatedAt > before.lastUpdatedAt);
+  });
+
+  it('answers 413 TOO_MANY_ITEMS for more than 100 items and changes nothing', async () => {
+    const body = Array.from({ length: 101 }, (_, i) => ({
+      accountingEntryId: entries[i % entries.length],
+      status: 'abandoned',
+    }));
+    const response = await t.request('PUT', `/v2/export-jobs/${jobId}/items`, { token, body });
+    assert.equal(response.status, 413, response.text);
+    assert.equal(response.body.type, 'TOO_MANY_ITEMS');
+    assert.deepEqual(ids((await items('?status=abandoned')).body), []);
+    const hundred = await t.request('PUT', `/v2/export-jobs/${jobId}/items`, { token, body: body.slice(0, 100) });
+    assert.equal(hundred.status, 200, hundred.text);
+  });
+
+  it('answers 404 EXPORT_NOT_FOUND for an unknown job', async () => {
+    const response = await t.request('PUT', `/v2/export-jobs/${randomUUID()}/items`, { token, body: [] });
+    assert.equal(response.status, 404);
+  });
+
+  itEnforcesAccess(() => t, {
+    method: 'PUT',
+    url: () => `/v2/export-jobs/${jobId}/items`,
+    body: () => [{ accountingEntryId: entries[2], status: 'in_progress' }],
+    scope: 'export-jobs:write',
+    company: () => company,
+    resourceInPath: true,
+  });
+});

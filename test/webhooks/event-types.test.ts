@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { startTestApp, type TestApp } from '../support/harness.ts';
+import { itEnforcesAccess } from '../support/security.ts';
+
+let t: TestApp;
+const company = randomUUID();
+
+before(async () => {
+  t = await startTestApp();
+});
+after(() => t.close());
+
+describe('GET /v1/event-types', () => {
+  it('lists every event type with its version, scopes and a usable JSON schema of its data', async () => {
+    const token = await t.token({ companies: [company], scopes: ['export-jobs:read'] });
+    const response = await t.request('GET', '/v1/event-types', { token });
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(
+      response.body.data.map((e: { eventType: string; version: string; scopes: string[] }) => [
+        e.eventType,
+        e.version,
+        e.scopes,
+      ]),
+      [['v1.export-job.created', 'v1', ['export-jobs:read', 'export-jobs:write']]],
+    );
+    const ajv = new Ajv({ strict: false });
+    addFormats.default(ajv);
+    const validate = ajv.compile(response.body.data[0].dataSchema);
+    assert.equal(validate({ id: 'not a job' }), false);
+  });
+
+  itEnforcesAccess(() => t, {
+    method: 'GET',
+    url: () => '/v1/event-types',
+    scope: 'export-jobs:read',
+    company: () => company,
+  });
+});
