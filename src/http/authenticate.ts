@@ -5,8 +5,10 @@ import { ApiError } from './problem.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The scope a route needs. Routes without one are public (health, metrics, docs). */
+    /** The scope a route needs. */
     scope?: Scope;
+    /** A valid token is needed but no particular scope (the operation checks what it must). */
+    authenticated?: true;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -14,16 +16,17 @@ declare module 'fastify' {
 }
 
 /**
- * Authenticates every route that declares a scope, before its body is read: 401 for a missing or
- * bad token, 403 for a missing scope.
+ * Authenticates every route that declares a scope (or `authenticated`), before its body is read:
+ * 401 for a missing or bad token, 403 for a missing scope. Routes with neither are public (health,
+ * metrics, docs).
  */
 export function registerAuthentication(app: FastifyInstance, verify: TokenVerifier): void {
   app.decorateRequest('principal', undefined as unknown as Principal);
   app.addHook('onRequest', async (request) => {
-    const scope = request.routeOptions.config.scope;
-    if (!scope) return;
+    const { scope, authenticated } = request.routeOptions.config;
+    if (!scope && !authenticated) return;
     request.principal = await authenticate(request, verify);
-    if (!hasScope(request.principal, scope)) {
+    if (scope && !hasScope(request.principal, scope)) {
       throw new ApiError('FORBIDDEN', `This operation needs the scope ${scope}`);
     }
   });

@@ -30,9 +30,8 @@ export function registerEventTypeRoutes(app: App, _deps: RouteDeps): void {
   app.get(
     '/v1/event-types',
     {
-      // Every event type today is about export jobs, and receiving one needs export-jobs:read: a
-      // credential without it could subscribe to nothing listed (decisions: export-jobs-and-events).
-      config: { scope: 'export-jobs:read' },
+      // Any credential may learn what it could subscribe to; subscribing checks each type's scopes.
+      config: { authenticated: true },
       schema: {
         operationId: 'listEventTypes',
         summary: 'List the event types webhooks can carry',

@@ -11,8 +11,8 @@ export interface GuardedRoute {
   url: () => string;
   /** A valid body for the route, naming `company` where the body carries a companyId. */
   body?: (company: string) => unknown;
-  /** The scope the route needs; a token with every other scope must get 403. */
-  scope: Scope;
+  /** The scope the route needs; a token with every other scope must get 403. Omitted: any valid token. */
+  scope?: Scope;
   /** The company the route's fixtures belong to. */
   company: () => string;
   /** Whether the body names the company (then a token without it gets 403). */
@@ -53,14 +53,23 @@ export function itEnforcesAccess(app: () => TestApp, route: GuardedRoute): void 
     }
   });
 
-  it(`answers 403 without the scope ${route.scope}`, async () => {
-    const resource = route.scope.split(':')[0];
-    const others = ALL.filter((s) => !s.startsWith(`${resource}:`));
-    const token = await app().token({ companies: [route.company()], scopes: others });
-    const response = await send(token);
-    assert.equal(response.status, 403, response.text);
-    assert.equal(response.body.type, 'FORBIDDEN');
-  });
+  const { scope } = route;
+  if (!scope) {
+    it('accepts a valid token without any scope', async () => {
+      const token = await app().token({ companies: [route.company()], scopes: [] });
+      const response = await send(token);
+      assert.ok(response.status < 400, response.text);
+    });
+  } else {
+    it(`answers 403 without the scope ${scope}`, async () => {
+      const resource = scope.split(':')[0];
+      const others = ALL.filter((s) => !s.startsWith(`${resource}:`));
+      const token = await app().token({ companies: [route.company()], scopes: others });
+      const response = await send(token);
+      assert.equal(response.status, 403, response.text);
+      assert.equal(response.body.type, 'FORBIDDEN');
+    });
+  }
 
   if (route.companyInBody) {
     it(`answers 403 when the token does not list the company`, async () => {
