@@ -6,6 +6,7 @@ import { type Database, isPgError, PG_STILL_REFERENCED } from '../db/database.ts
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError, validationError } from '../http/problem.ts';
 import { taxCodeCodeExists } from '../tax-codes/store.ts';
+import { loadAccount } from './account-loader.ts';
 import type { Account, AccountCreate, AccountSearch, AccountSearchItem, AccountUpdate } from './schemas.ts';
 import type { PagePosition } from './store.ts';
 import * as store from './store.ts';
@@ -57,8 +58,9 @@ export async function createAccount(db: Database, principal: Principal, input: A
 }
 
 export async function getAccount(db: Database, principal: Principal, id: string): Promise<Account> {
-  const row = await store.findAccount(db, id, [...principal.companies]);
-  if (!row) throw accountNotFound(id);
+  const row = await loadAccount(db, id);
+  // Another company's account answers exactly as a missing one.
+  if (!row || !principal.companies.has(row.companyId)) throw accountNotFound(id);
   return toAccount(row);
 }
 

@@ -18,7 +18,7 @@ export const ACCOUNT_SORT_COLUMNS: Record<string, SortColumn> = {
 const COLUMNS = `id, company_id AS "companyId", external_id AS "externalId", name, archived, code,
   tax_code_external_id AS "taxCodeExternalId", metadata, accounting_system AS "accountingSystem"`;
 
-type AccountRow = AccountSearchItem & { accountingSystem: string | null };
+export type AccountRow = AccountSearchItem & { accountingSystem: string | null };
 
 export interface NewAccount {
   companyId: string;
@@ -62,6 +62,13 @@ export async function findAccountByExternalId(
     [companyId, externalId],
   );
   return row;
+}
+
+/** The accounts with these ids, in the order of `ids` (undefined where there is none). */
+export async function findAccountsByIds(db: Queryable, ids: readonly string[]): Promise<(AccountRow | undefined)[]> {
+  const rows = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = ANY($1::uuid[])`, [ids]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id));
 }
 
 export async function findAccount(

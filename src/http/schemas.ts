@@ -1,12 +1,23 @@
 // Schemas shared by every route. Route schemas are the single source of the OpenAPI document.
-import Type, { type TSchema } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 import { PROBLEM_TYPES } from './problem.ts';
 
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', description, examples: ['123e4567-e89b-12d3-a456-426614174005'] });
 
-/** A value that may also be JSON null. */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * A value that may also be JSON null, written as a type list (`"type": ["string", "null"]`) where
+ * the schema has one type: responses then serialize without trying each branch of an anyOf.
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const { type, enum: values } = schema as { type?: unknown; enum?: unknown[] };
+  if (typeof type !== 'string') return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]));
+  return Type.Unsafe<Static<T> | null>({
+    ...schema,
+    type: [type, 'null'],
+    ...(values ? { enum: [...values, null] } : {}),
+  });
+}
 
 export const Timestamp = (description: string) =>
   Type.String({ format: 'date-time', description, examples: ['2026-11-22T09:30:00.000000Z'] });
