@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { expireExportJobs } from '../../src/export-jobs/expire-export-jobs.ts';
+import { startExpirySweeper } from '../../src/export-jobs/expiry-sweeper.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 import { createEntries, createJob, sendEvent } from './fixtures.ts';
 
@@ -53,5 +54,31 @@ describe('expireExportJobs', () => {
     );
     // The company may export again.
     await createJob(t, token, { companyId: company, accountingEntryIds: [] });
+  });
+});
+
+describe('the expiry sweeper', () => {
+  it('expires overdue jobs on its own, and stops cleanly', async () => {
+    const company = randomUUID();
+    const token = await t.token({ companies: [company] });
+    const job = await createJob(t, token, { companyId: company, accountingEntryIds: [] });
+    await t.db.query(`UPDATE export_jobs SET last_updated_at = now() - interval '2 seconds' WHERE id = $1`, [job.id]);
+
+    let sweptJob: (ids: string[]) => void = () => {};
+    const swept = new Promise<string[]>((resolve) => {
+      sweptJob = (ids) => ids.includes(job.id) && resolve(ids);
+    });
+    const logged: string[] = [];
+    const sweeper = startExpirySweeper({
+      db: t.db,
+      ttlSeconds: 1,
+      intervalMs: 10,
+      logger: { info: (_o: unknown, message: string) => logged.push(message), error: () => {} } as never,
+      onSweep: (ids) => sweptJob(ids),
+    });
+    assert.deepEqual(await swept, [job.id]);
+    await sweeper.stop();
+    assert.equal((await t.request('GET', `/v2/export-jobs/${job.id}`, { token })).body.data.status, 'failed');
+    assert.ok(logged.includes('export jobs expired'));
   });
 });
