@@ -149,7 +149,7 @@ export async function searchAccounts(
     filter: (params) => accountConditions(filters, params),
     columns: ACCOUNT_SORT_COLUMNS,
     ...position,
-    countTotal: onlyCompanyAndArchived ? () => countAccounts(db, filters.companyId, filters.archived) : undefined,
+    totalSql: onlyCompanyAndArchived ? (params) => countedAccounts(filters, params) : undefined,
   });
 }
 
@@ -167,13 +167,9 @@ function accountConditions(filters: AccountFilters, params: SqlParams): string[]
 }
 
 /** The exact number of a company's accounts, from the counters the accounts trigger keeps. */
-async function countAccounts(db: Queryable, companyId: string, archived: boolean | null): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
-    `SELECT coalesce(sum(n), 0)::int AS n FROM account_counts
-     WHERE company_id = $1 AND ($2::boolean IS NULL OR archived = $2)`,
-    [companyId, archived],
-  );
-  return row?.n ?? 0;
+function countedAccounts(filters: AccountFilters, params: SqlParams): string {
+  const archived = filters.archived === null ? '' : ` AND archived = ${params.add(filters.archived)}`;
+  return `SELECT coalesce(sum(n), 0) FROM account_counts WHERE company_id = ${params.add(filters.companyId)}${archived}`;
 }
 
 function escapeLike(text: string): string {

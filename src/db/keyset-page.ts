@@ -6,6 +6,7 @@ import {
   readCursorValues,
   type SortColumn,
   type SortKey,
+  type SortTerm,
   toSortTerms,
 } from './keyset.ts';
 import { SqlParams } from './sql-params.ts';
@@ -23,8 +24,11 @@ export interface PageQuerySpec {
   offset?: number;
   after?: string[];
   before?: string[];
-  /** A cheaper exact count than count(*) over the filters, where the store has one. */
-  countTotal?: () => Promise<number | undefined>;
+  /**
+   * A scalar query cheaper than count(*) over the filters that answers the exact total, where the
+   * store has one (accounts keep counters per company).
+   */
+  totalSql?: (params: SqlParams) => string;
 }
 
 export interface Page<Row> {
@@ -36,14 +40,15 @@ export interface Page<Row> {
   total: number;
 }
 
-export function sortTermCount(columns: Record<string, SortColumn>, sort: SortKey[]): number {
-  return toSortTerms(columns, sort).length;
-}
+// Extra columns of the page statement; removed from the rows handed back.
+const TOTAL = '__total';
+const NEAR_SIDE = '__near_side';
 
 /**
- * Fetches one page in sort order. `after`/`before` pages start at their boundary through the index.
- * hasNextPage/hasPreviousPage are exact: one row is fetched beyond the far end of the page, and the
- * near end is probed from the boundary, so the page, the probe and the total run at once.
+ * Fetches one page in sort order, in one statement: the rows (one beyond the page, to know whether
+ * more follow), the total and whether rows lie on the near side of the cursor are computed together
+ * (the last two as subqueries PostgreSQL runs once), so a cursor page costs one round trip like the
+ * first page. `after`/`before` pages start at their boundary through the index.
  */
 export async function fetchPage<Row>(db: Queryable, spec: PageQuerySpec): Promise<Page<Row>> {
   const terms = toSortTerms(spec.columns, spec.sort);
@@ -53,55 +58,69 @@ export async function fetchPage<Row>(db: Queryable, spec: PageQuerySpec): Promis
   const params = new SqlParams();
   const where = spec.filter(params);
   if (boundary) where.push(comparePredicate(terms, boundary, params, { reversed: backwards }));
-  const sql = `SELECT ${spec.select}, ${cursorColumns(terms)} FROM ${spec.from}
-    WHERE ${where.join(' AND ') || 'TRUE'}
-    ORDER BY ${orderByClause(terms, backwards)}
-    LIMIT ${spec.limit + 1}${spec.offset ? ` OFFSET ${spec.offset}` : ''}`;
+  const total = totalQuery(spec, params);
+  const nearSide = boundary ? nearSideQuery(spec, terms, boundary, backwards, params) : 'NULL';
+  const fetched = await db.query<Record<string, unknown>>(
+    `SELECT ${spec.select}, ${cursorColumns(terms)}, (${total}) AS ${TOTAL}, (${nearSide}) AS ${NEAR_SIDE}
+     FROM ${spec.from} WHERE ${where.join(' AND ') || 'TRUE'}
+     ORDER BY ${orderByClause(terms, backwards)}
+     LIMIT ${spec.limit + 1}${spec.offset ? ` OFFSET ${spec.offset}` : ''}`,
+    params.values,
+  );
+  // An empty page has no row to carry the two figures: ask for them alone.
+  if (fetched.length === 0) {
+    const alone = new SqlParams();
+    const figures = `(${totalQuery(spec, alone)}) AS ${TOTAL}, (${boundary ? nearSideQuery(spec, terms, boundary, backwards, alone) : 'NULL'}) AS ${NEAR_SIDE}`;
+    const [row] = await db.query<Record<string, unknown>>(`SELECT ${figures}`, alone.values);
+    return toPage([], row ?? {}, spec, terms, backwards);
+  }
+  return toPage(fetched, fetched[0] as Record<string, unknown>, spec, terms, backwards);
+}
 
-  // The rows on the near side of the page are those at or before the boundary (at or after it for
-  // `before`): the page starts right after it, whether or not the boundary row still exists.
-  const nearSideExists = async (from: string[]) => {
-    const probe = new SqlParams();
-    const reversed = !backwards;
-    const conditions = [...spec.filter(probe), comparePredicate(terms, from, probe, { reversed, inclusive: true })];
-    const found = await db.query(
-      `SELECT 1 FROM ${spec.from} WHERE ${conditions.join(' AND ')}
-      ORDER BY ${orderByClause(terms, reversed)} LIMIT 1`,
-      probe.values,
-    );
-    return found.length > 0;
-  };
-  const [fetched, total, nearSide] = await Promise.all([
-    db.query<Record<string, unknown>>(sql, params.values),
-    countTotal(db, spec),
-    boundary ? nearSideExists(boundary) : undefined,
-  ]);
-
+function toPage<Row>(
+  fetched: Record<string, unknown>[],
+  figures: Record<string, unknown>,
+  spec: PageQuerySpec,
+  terms: SortTerm[],
+  backwards: boolean,
+): Page<Row> {
   const more = fetched.length > spec.limit;
   const rows = fetched.slice(0, spec.limit);
   if (backwards) rows.reverse();
-  const cursors = rows.map((row) => readCursorValues(row, terms));
+  const total = Number(figures[TOTAL] ?? 0);
   // Without a boundary the page is the first one, after `offset` rows.
-  const nearSideRows = nearSide ?? ((spec.offset ?? 0) > 0 && total > 0);
+  const nearSide = (figures[NEAR_SIDE] as boolean | null) ?? ((spec.offset ?? 0) > 0 && total > 0);
+  const cursors = rows.map((row) => readCursorValues(row, terms));
+  for (const row of rows) {
+    terms.forEach((_, i) => delete row[`k${i}`]);
+    delete row[TOTAL];
+    delete row[NEAR_SIDE];
+  }
   return {
     rows: rows as Row[],
     cursors,
-    hasNextPage: backwards ? nearSideRows : more,
-    hasPreviousPage: backwards ? more : nearSideRows,
+    hasNextPage: backwards ? nearSide : more,
+    hasPreviousPage: backwards ? more : nearSide,
     total,
   };
 }
 
-async function countTotal(db: Queryable, spec: PageQuerySpec): Promise<number> {
-  return (await spec.countTotal?.()) ?? (await countRows(db, spec));
+function totalQuery(spec: PageQuerySpec, params: SqlParams): string {
+  if (spec.totalSql) return spec.totalSql(params);
+  return `SELECT count(*) FROM ${spec.from} WHERE ${spec.filter(params).join(' AND ') || 'TRUE'}`;
 }
 
-async function countRows(db: Queryable, spec: PageQuerySpec): Promise<number> {
-  const params = new SqlParams();
-  const where = spec.filter(params);
-  const [row] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM ${spec.from} WHERE ${where.join(' AND ') || 'TRUE'}`,
-    params.values,
-  );
-  return row?.n ?? 0;
+// The rows on the near side of the page are those at or before the boundary (at or after it for
+// `before`): the page starts right after it, whether or not the boundary row still exists.
+function nearSideQuery(
+  spec: PageQuerySpec,
+  terms: SortTerm[],
+  boundary: string[],
+  backwards: boolean,
+  params: SqlParams,
+): string {
+  const reversed = !backwards;
+  const conditions = [...spec.filter(params), comparePredicate(terms, boundary, params, { reversed, inclusive: true })];
+  return `SELECT EXISTS (SELECT 1 FROM ${spec.from} WHERE ${conditions.join(' AND ')}
+    ORDER BY ${orderByClause(terms, reversed)} LIMIT 1)`;
 }
