@@ -30,13 +30,13 @@ export async function createAccountingEntry(
     if (!isPgError(error, PG_FOREIGN_KEY_VIOLATION)) throw error;
   }
   if (!row) throw unknownAccount(entry.companyId, entry.accountId);
-  return toAccountingEntry(row);
+  return row;
 }
 
 export async function getAccountingEntry(db: Database, principal: Principal, id: string): Promise<AccountingEntry> {
   const row = await store.findAccountingEntry(db, id, [...principal.companies]);
   if (!row) throw accountingEntryNotFound(id);
-  return toAccountingEntry(row);
+  return row;
 }
 
 export async function deleteAccountingEntry(db: Database, principal: Principal, id: string): Promise<void> {
@@ -51,7 +51,7 @@ export async function searchAccountingEntries(
 ) {
   assertCompanyAccess(principal, filters.companyId);
   const page = await store.searchAccountingEntries(db, filters, position);
-  return { ...page, rows: page.rows.map(toAccountingEntry) };
+  return page;
 }
 
 /** The normalised filters of a search body; also what its cursors are bound to. */
@@ -73,18 +73,4 @@ function unknownAccount(companyId: string, accountId: string): ApiError {
 
 function accountingEntryNotFound(id: string): ApiError {
   return new ApiError('ACCOUNTING_ENTRY_NOT_FOUND', `No accounting entry ${id}`);
-}
-
-/** The API shape of a row: exactly the contract's fields (search rows also carry cursor columns). */
-function toAccountingEntry(row: AccountingEntry): AccountingEntry {
-  return {
-    id: row.id,
-    companyId: row.companyId,
-    accountId: row.accountId,
-    amount: row.amount,
-    currency: row.currency,
-    date: row.date,
-    description: row.description,
-    createdAt: row.createdAt,
-  };
 }

@@ -87,7 +87,7 @@ export async function listExportJobs(
 ) {
   for (const company of filters.companies) assertCompanyAccess(principal, company);
   const page = await store.listExportJobs(db, filters, position, settings.ttlSeconds);
-  return { ...page, rows: page.rows.map(toExportJob) };
+  return page;
 }
 
 /** The filters of a list query: company_id (else every company of the token) and statuses. */
@@ -142,7 +142,7 @@ export async function listExportJobItems(
 ) {
   await getExportJob(db, principal, jobId, { ttlSeconds: 0 });
   const page = await store.listExportJobItems(db, jobId, status, position);
-  return { ...page, rows: page.rows.map(toExportJobItem) };
+  return page;
 }
 
 export interface ItemUpdateResult {
@@ -172,7 +172,7 @@ export async function updateExportJobItems(
     );
     const found = new Set(updated.map((item) => item.accountingEntryId));
     return {
-      data: updated.map(toExportJobItem),
+      data: updated,
       errors: [...byEntry.keys()]
         .filter((id) => !found.has(id))
         .map((id) => ({
@@ -197,38 +197,4 @@ function unknownEntries(companyId: string, requested: string[], added: string[])
 
 function exportNotFound(id: string): ApiError {
   return new ApiError('EXPORT_NOT_FOUND', `No export job ${id}`);
-}
-
-/** The API shape of a row: exactly the contract's fields (list rows also carry cursor columns). */
-function toExportJob(row: ExportJob): ExportJob {
-  return {
-    id: row.id,
-    companyId: row.companyId,
-    createdAt: row.createdAt,
-    createdBy: row.createdBy,
-    expiresIn: row.expiresIn,
-    numberOfItems: row.numberOfItems,
-    status: row.status,
-    isInteractive: row.isInteractive,
-    vendorBasedBookkeeping: row.vendorBasedBookkeeping,
-    failureReason: row.failureReason,
-    failureReasonType: row.failureReasonType,
-    lastUpdatedAt: row.lastUpdatedAt,
-    startedAt: row.startedAt,
-    completedAt: row.completedAt,
-    expiredAt: row.expiredAt,
-  };
-}
-
-function toExportJobItem(row: ExportJobItem): ExportJobItem {
-  return {
-    exportJobId: row.exportJobId,
-    accountingEntryId: row.accountingEntryId,
-    status: row.status,
-    exportedAt: row.exportedAt,
-    externalId: row.externalId,
-    externalUrl: row.externalUrl,
-    failureReason: row.failureReason,
-    failureReasonType: row.failureReasonType,
-  };
 }

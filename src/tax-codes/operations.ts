@@ -12,7 +12,7 @@ export async function createTaxCode(db: Database, principal: Principal, input: T
   const companyId = input.companyId.toLowerCase();
   const fields = toFields(input);
   try {
-    return toTaxCode(await store.insertTaxCode(db, companyId, fields));
+    return await store.insertTaxCode(db, companyId, fields);
   } catch (error) {
     throw await codeConflictOr(error, db, companyId, fields.code);
   }
@@ -21,7 +21,7 @@ export async function createTaxCode(db: Database, principal: Principal, input: T
 export async function getTaxCode(db: Database, principal: Principal, id: string): Promise<TaxCode> {
   const row = await store.findTaxCode(db, id, [...principal.companies]);
   if (!row) throw taxCodeNotFound(id);
-  return toTaxCode(row);
+  return row;
 }
 
 /**
@@ -47,7 +47,7 @@ export async function updateTaxCode(
           `Tax code ${id} belongs to another company; it cannot move`,
         );
       }
-      return toTaxCode(await store.updateTaxCode(tx, id, fields));
+      return await store.updateTaxCode(tx, id, fields);
     });
   } catch (error) {
     throw await codeConflictOr(error, db, companyId, fields.code);
@@ -64,7 +64,7 @@ export async function deleteTaxCode(db: Database, principal: Principal, id: stri
 
 export async function searchTaxCodes(db: Database, filters: store.TaxCodeFilters, position: store.PagePosition) {
   const page = await store.searchTaxCodes(db, filters, position);
-  return { ...page, rows: page.rows.map(toTaxCode) };
+  return page;
 }
 
 /**
@@ -121,21 +121,4 @@ async function codeConflictOr(error: unknown, db: Database, companyId: string, c
 
 function taxCodeNotFound(id: string): ApiError {
   return new ApiError('TAX_CODE_ID_NOT_FOUND', `No tax code ${id}`);
-}
-
-/** The API shape of a row: exactly the contract's fields (search rows also carry cursor columns). */
-function toTaxCode(row: TaxCode): TaxCode {
-  return {
-    id: row.id,
-    companyId: row.companyId,
-    name: row.name,
-    code: row.code,
-    rate: row.rate,
-    type: row.type,
-    archived: row.archived,
-    ingoingTaxAccount: row.ingoingTaxAccount,
-    outgoingTaxAccount: row.outgoingTaxAccount,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
 }
