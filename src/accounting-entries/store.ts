@@ -1,6 +1,7 @@
 // SQL for accounting entries. Every statement is scoped to the companies the caller may see, so a
 // row of another company is indistinguishable from a missing one.
 import type { Queryable } from '../db/database.ts';
+import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PageQuerySpec } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
@@ -18,7 +19,7 @@ export const ACCOUNTING_ENTRY_SORT_COLUMNS: Record<string, SortColumn> = {
 // amount and date are read as text: the drivers would turn them into floats and local-time Dates.
 const COLUMNS = `id, company_id AS "companyId", account_id AS "accountId", amount::text AS amount, currency,
   to_char(date, 'YYYY-MM-DD') AS date, description,
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt"`;
+  ${isoTimestamp('created_at')} AS "createdAt"`;
 
 export interface NewAccountingEntry {
   companyId: string;

@@ -1,6 +1,7 @@
 // SQL for export jobs and their items. Statements that read or change a job are scoped to the
 // companies the caller may see, so a job of another company is indistinguishable from a missing one.
 import type { Queryable } from '../db/database.ts';
+import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PageQuerySpec } from '../db/keyset-page.ts';
 import type { ExportJob, ExportJobItem, ExportJobItemUpdate, ExportJobStatus } from './schemas.ts';
@@ -17,25 +18,23 @@ export const EXPORT_JOB_ITEM_SORT_COLUMNS: Record<string, SortColumn> = {
   id: { sql: 'accounting_entry_id', type: 'uuid' },
 };
 
-const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
 /**
  * The columns of a job. expiresIn is computed by the database from its own clock, so every read in
  * one transaction agrees; `ttlSeconds` is a configured integer, inlined so list queries can use it.
  */
 function jobColumns(ttlSeconds: number): string {
   if (!Number.isSafeInteger(ttlSeconds)) throw new Error(`ttlSeconds must be an integer, not ${ttlSeconds}`);
-  return `id, company_id AS "companyId", ${utc('created_at')} AS "createdAt", created_by AS "createdBy",
+  return `id, company_id AS "companyId", ${isoTimestamp('created_at')} AS "createdAt", created_by AS "createdBy",
   GREATEST(0, floor(extract(epoch FROM last_updated_at + make_interval(secs => ${ttlSeconds}) - now())))::int
     AS "expiresIn",
   number_of_items AS "numberOfItems", status, is_interactive AS "isInteractive",
   vendor_based_bookkeeping AS "vendorBasedBookkeeping", failure_reason AS "failureReason",
-  failure_reason_type AS "failureReasonType", ${utc('last_updated_at')} AS "lastUpdatedAt",
-  ${utc('started_at')} AS "startedAt", ${utc('completed_at')} AS "completedAt", ${utc('expired_at')} AS "expiredAt"`;
+  failure_reason_type AS "failureReasonType", ${isoTimestamp('last_updated_at')} AS "lastUpdatedAt",
+  ${isoTimestamp('started_at')} AS "startedAt", ${isoTimestamp('completed_at')} AS "completedAt", ${isoTimestamp('expired_at')} AS "expiredAt"`;
 }
 
 const ITEM_COLUMNS = `job_id AS "exportJobId", accounting_entry_id AS "accountingEntryId", status,
-  ${utc('exported_at')} AS "exportedAt", external_id AS "externalId", external_url AS "externalUrl",
+  ${isoTimestamp('exported_at')} AS "exportedAt", external_id AS "externalId", external_url AS "externalUrl",
   failure_reason AS "failureReason", failure_reason_type AS "failureReasonType"`;
 
 export interface NewExportJob {

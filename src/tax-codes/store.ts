@@ -1,6 +1,7 @@
 // SQL for tax codes. Every statement is scoped to the companies the caller may see, so a row of
 // another company is indistinguishable from a missing one.
 import type { Queryable } from '../db/database.ts';
+import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PageQuerySpec } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
@@ -18,8 +19,8 @@ export const TAX_CODE_SORT_COLUMNS: Record<string, SortColumn> = {
 // number that was written. Timestamps are formatted here so both backends answer the same text.
 const COLUMNS = `id, company_id AS "companyId", name, code, rate::float8 AS rate, type, archived,
   ingoing_tax_account AS "ingoingTaxAccount", outgoing_tax_account AS "outgoingTaxAccount",
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt",
-  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "updatedAt"`;
+  ${isoTimestamp('created_at')} AS "createdAt",
+  ${isoTimestamp('updated_at')} AS "updatedAt"`;
 
 /** The fields a client sets, on create and (all of them) on update. */
 export interface TaxCodeFields {
