@@ -92,7 +92,7 @@ function toPage<Row>(
   const nearSide = (figures[NEAR_SIDE] as boolean | null) ?? ((spec.offset ?? 0) > 0 && total > 0);
   const cursors = rows.map((row) => readCursorValues(row, terms));
   for (const row of rows) {
-    terms.forEach((_, i) => delete row[`k${i}`]);
+    for (let i = 0; i < terms.length; i++) delete row[`k${i}`];
     delete row[TOTAL];
     delete row[NEAR_SIDE];
   }
