@@ -1,31 +1,48 @@
-// `npm run bench`: seeds each database with one company of many accounts, runs the service on it
-// in a child process, and measures each scenario beside a bare node:http server answering the same
-// body (the machine's ceiling). Figures only: docs/performance.md says what they are for.
+// `npm run bench`: two suites, figures only (docs/performance.md says what they are for).
+// accounts: seeds each database with one company of many accounts, runs the service on it in a child
+// process, and measures each scenario beside a bare node:http server answering the same body.
+// webhooks: a worker process delivers signed notifications to 50 local receivers, beside raw undici
+// POSTs of the same body to them (bench/webhooks/suite.ts); and the commit-to-first-attempt latency.
 //
+//   BENCH_SUITE=accounts,webhooks  which suites, in order
 //   BENCH_DB=postgres,pglite   which databases, in order
 //   BENCH_ACCOUNTS=1000000     accounts in the company
 //   BENCH_SECONDS=5            timed seconds per scenario (after BENCH_WARMUP_SECONDS=1 untimed)
 //   BENCH_CONNECTIONS=10       concurrent connections
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
 //                              where the ledgerhook_bench database is dropped and created
+//   BENCH_WEBHOOK_MESSAGES=20000, BENCH_WEBHOOK_RECEIVERS=50, BENCH_WEBHOOK_LATENCY_SAMPLES=200,
+//   BENCH_WEBHOOK_RAW_CONCURRENCY=64 (the worker's default attempts in flight)
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { mintToken } from '../src/auth/mint-token.ts';
+import { buildAuthScenarios, prepareAuth } from './auth-scenarios.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import { startBareServer, startService } from './processes.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
 import { buildScenarios, sampleBody } from './scenarios.ts';
+import { formatWebhookTable, runWebhookSuite, type WebhookFigures } from './webhooks/suite.ts';
 
 const env = process.env;
 const settings = {
+  suites: (env.BENCH_SUITE ?? 'accounts,webhooks').split(',').map((s) => s.trim()),
   databases: (env.BENCH_DB ?? 'postgres,pglite').split(',').map((s) => s.trim()) as DatabaseKind[],
   accounts: Number(env.BENCH_ACCOUNTS ?? 1_000_000),
   seconds: Number(env.BENCH_SECONDS ?? 5),
   warmupSeconds: Number(env.BENCH_WARMUP_SECONDS ?? 1),
   connections: Number(env.BENCH_CONNECTIONS ?? 10),
   adminUrl: env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  webhooks: {
+    messages: Number(env.BENCH_WEBHOOK_MESSAGES ?? 20_000),
+    receivers: Number(env.BENCH_WEBHOOK_RECEIVERS ?? 50),
+    latencySamples: Number(env.BENCH_WEBHOOK_LATENCY_SAMPLES ?? 200),
+    rawConcurrency: Number(env.BENCH_WEBHOOK_RAW_CONCURRENCY ?? 64),
+  },
 };
+for (const suite of settings.suites) {
+  if (suite !== 'accounts' && suite !== 'webhooks') throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
+}
 for (const kind of settings.databases) {
   if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`BENCH_DB: unknown database ${kind}`);
 }
@@ -42,10 +59,11 @@ let bare: LoadResult | undefined;
 const measured: { scenario: string; db: string; result: LoadResult }[] = [];
 const versions: Record<string, string> = {};
 
-for (const kind of settings.databases) {
+for (const kind of settings.suites.includes('accounts') ? settings.databases : []) {
   const target = await prepare(kind, { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
   versions[kind] = target.version;
-  const service = await startService({ ...target.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn' });
+  const auth = await prepareAuth({ ...target.env, AUTH_JWT_SECRET: secret }, target.companyId);
+  const service = await startService({ ...target.env, ...auth.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn' });
   try {
     const token = await mintToken(secret, {
       subject: randomUUID(),
@@ -55,7 +73,10 @@ for (const kind of settings.databases) {
     });
     const context = { url: service.url, token, companyId: target.companyId, sampleIds: target.sampleIds };
     log(`${kind}: service ready, finding the cursors`);
-    const scenarios = await buildScenarios(context);
+    const scenarios = [
+      ...(await buildScenarios(context)),
+      ...(await buildAuthScenarios(service.url, auth, target.sampleIds)),
+    ];
     if (!bare) {
       const server = await startBareServer(await sampleBody(context));
       try {
@@ -76,31 +97,51 @@ for (const kind of settings.databases) {
   }
 }
 
+let webhooks: WebhookFigures | undefined;
+if (settings.suites.includes('webhooks')) {
+  webhooks = await runWebhookSuite(
+    { ...settings.webhooks, databases: settings.databases, adminUrl: settings.adminUrl },
+    log,
+  );
+}
+
+const figures: Figure[] = bare
+  ? [
+      toFigure('bare node:http, same body', '-', bare, bare),
+      ...measured.map((m) => toFigure(m.scenario, m.db, m.result, bare as LoadResult)),
+    ]
+  : [];
+const seconds = (Date.now() - started) / 1000;
 if (bare) {
-  const ceiling = bare;
-  const figures: Figure[] = [
-    toFigure('bare node:http, same body', '-', ceiling, ceiling),
-    ...measured.map((m) => toFigure(m.scenario, m.db, m.result, ceiling)),
-  ];
-  const seconds = (Date.now() - started) / 1000;
   console.log(`\n${formatTable(figures)}\n`);
   console.log(
     `${settings.accounts.toLocaleString('en')} accounts in one company, ${settings.connections} connections, ` +
-      `${settings.seconds} s per scenario; whole run ${seconds.toFixed(0)} s; ` +
-      `1-minute load average ${loadBefore.toFixed(2)} before, ${(loadavg()[0] ?? 0).toFixed(2)} after`,
+      `${settings.seconds} s per scenario`,
   );
-  writeJson(new URL('./results/latest.json', import.meta.url), {
-    date: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      cpu: cpus()[0]?.model,
-      memoryGiB: Math.round(totalmem() / 2 ** 30),
-      loadAverage: { before: loadBefore, after: loadavg()[0] },
-    },
-    node: process.version,
-    versions,
-    settings: { ...settings, adminUrl: undefined },
-    seconds,
-    figures,
-  });
 }
+if (webhooks) {
+  console.log(`\n${formatWebhookTable(webhooks)}\n`);
+  console.log(
+    `${settings.webhooks.messages.toLocaleString('en')} messages to ${settings.webhooks.receivers} receivers; ` +
+      `raw baseline ${settings.webhooks.rawConcurrency} requests in flight`,
+  );
+}
+console.log(
+  `whole run ${seconds.toFixed(0)} s; 1-minute load average ${loadBefore.toFixed(2)} before, ` +
+    `${(loadavg()[0] ?? 0).toFixed(2)} after`,
+);
+writeJson(new URL('./results/latest.json', import.meta.url), {
+  date: new Date().toISOString(),
+  machine: {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    loadAverage: { before: loadBefore, after: loadavg()[0] },
+  },
+  node: process.version,
+  versions,
+  settings: { ...settings, adminUrl: undefined },
+  seconds,
+  figures,
+  webhooks,
+});

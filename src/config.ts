@@ -24,6 +24,22 @@ export interface Config {
   environment: 'production' | 'staging';
   /** Lifetime of an export job since its last change, in seconds. */
   exportJobTtlSeconds: number;
+  /** The deployment's own base address: the OpenAPI server and the `iss` of the tokens it issues. */
+  publicBaseUrl: string;
+  /** ES256 private key (PEM or JWK) that signs /oauth/token tokens; embedded mode generates one. */
+  oauthSigningKey: string | undefined;
+  /** Lifetime of a token from /oauth/token, in seconds. */
+  oauthTokenTtlSeconds: number;
+  /** Key of the HMAC that API keys are stored under; derived from AUTH_JWT_SECRET when unset. */
+  apiKeyPepper: string | undefined;
+  /** `redis://…` shares rate-limit counters between processes; unset keeps them per process. */
+  redisUrl: string | undefined;
+  /** Requests per credential per window; 0 turns the limit off. */
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  /** Failed authentications per client address per window before 429; 0 turns the limit off. */
+  authFailureLimitMax: number;
+  authFailureLimitWindowMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -31,9 +47,11 @@ export class ConfigError extends Error {}
 type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, { min: 0, max: 65535 });
+  const host = env.HOST || '127.0.0.1';
   return {
-    port: integer(env, 'PORT', 8080, { min: 0, max: 65535 }),
-    host: env.HOST || '127.0.0.1',
+    port,
+    host,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || './data',
     authJwtSecret: env.AUTH_JWT_SECRET || undefined,
@@ -46,6 +64,15 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     environment: oneOf(env, 'ENVIRONMENT', ['production', 'staging'], 'production'),
     exportJobTtlSeconds: integer(env, 'EXPORT_JOB_TTL', 3600, { min: 1 }),
+    publicBaseUrl: baseUrl(env, 'PUBLIC_BASE_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`),
+    oauthSigningKey: env.OAUTH_SIGNING_KEY || undefined,
+    oauthTokenTtlSeconds: integer(env, 'OAUTH_TOKEN_TTL', 3600, { min: 1, max: 86_400 }),
+    apiKeyPepper: env.API_KEY_PEPPER || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 1000, { min: 0 }),
+    rateLimitWindowMs: duration(env, 'RATE_LIMIT_WINDOW', '1m'),
+    authFailureLimitMax: integer(env, 'AUTH_FAILURE_LIMIT_MAX', 20, { min: 0 }),
+    authFailureLimitWindowMs: duration(env, 'AUTH_FAILURE_LIMIT_WINDOW', '5m'),
   };
 }
 
@@ -69,6 +96,30 @@ function durations(env: Env, name: string, fallback: string): number[] {
   } catch (error) {
     throw new ConfigError(`${name}=${raw}: ${(error as Error).message}`);
   }
+}
+
+function duration(env: Env, name: string, fallback: string): number {
+  const raw = env[name] || fallback;
+  try {
+    const ms = parseDuration(raw);
+    if (ms < 1) throw new ConfigError('must be at least 1ms');
+    return ms;
+  } catch (error) {
+    throw new ConfigError(`${name}=${raw}: ${(error as Error).message}`);
+  }
+}
+
+/** An absolute http(s) address without a trailing slash. */
+function baseUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name}=${raw} is not an absolute URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name}=${raw} must be http(s)`);
+  return url.toString().replace(/\/+$/, '');
 }
 
 function integer(env: Env, name: string, fallback: number, range: { min?: number; max?: number }): number {

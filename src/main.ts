@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { mintToken } from './auth/mint-token.ts';
 import { resolveSigningSecret } from './auth/signing-secret.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
+import { CREDENTIALS_USAGE, runCredentialsCommand } from './credentials/cli.ts';
 import { openDatabase } from './db/open-database.ts';
 import { serve } from './serve.ts';
 
@@ -12,7 +13,8 @@ const USAGE = `Usage:
   ledgerhook migrate                           apply database migrations and exit
   ledgerhook token --sub <uuid> --company <uuid> [--company <uuid>…] --scope "<scopes>"
                    [--ttl 1h] [--client-id <id>] [--accounting-system <name>]
-                                               print a signed bearer token for local use`;
+                                               print a signed bearer token for local use
+${CREDENTIALS_USAGE}`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -62,6 +64,10 @@ async function main(argv: string[]): Promise<void> {
       console.log(token);
       return;
     }
+    case 'clients':
+    case 'api-keys':
+      await runCredentialsCommand(config, command, rest);
+      return;
     default:
       console.error(USAGE);
       process.exitCode = command ? 2 : 0;

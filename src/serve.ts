@@ -1,50 +1,87 @@
 import pino from 'pino';
+import { resolveOAuthSigningKey } from './auth/oauth-signing-key.ts';
 import { resolveSigningSecret } from './auth/signing-secret.ts';
 import { createTokenVerifier } from './auth/verify-token.ts';
 import type { Config, Role } from './config.ts';
+import { resolveApiKeyPepper } from './credentials/api-key-pepper.ts';
+import { startCredentialStatus } from './credentials/credential-status.ts';
+import { ownTokenKey, tokenIssuer } from './credentials/setup.ts';
+import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open-database.ts';
 import { buildServer } from './server.ts';
+import { startDeliveryWorker } from './webhooks/delivery-worker.ts';
 
 /**
- * Runs the service until SIGTERM or SIGINT, then stops taking requests, finishes those in flight
- * and closes the database.
+ * Runs the service until SIGTERM or SIGINT, then stops taking requests and claiming deliveries,
+ * finishes the requests and attempts in flight and closes the database.
  */
 export async function serve(config: Config, role: Role): Promise<void> {
   const logger = pino({ level: config.logLevel });
   const db = await openDatabase(config);
-  const signing = resolveSigningSecret(config);
-  const verifyToken = createTokenVerifier({
-    secret: signing?.secret,
-    jwksUrl: config.authJwksUrl,
-    issuer: config.authIssuer,
-    audience: config.authAudience,
-  });
-
-  const app =
-    role === 'worker'
-      ? undefined
-      : await buildServer({ db, verifyToken, logger, exportJobTtlSeconds: config.exportJobTtlSeconds });
-  if (app) {
-    await app.listen({ port: config.port, host: config.host });
-    if (signing?.source === 'generated' || signing?.source === 'data-dir' || signing?.source === 'memory') {
-      logger.info(
-        { secretSource: signing.source },
-        signing.source === 'memory'
-          ? 'tokens are signed with a key that lives only in this process (DATA_DIR=memory)'
-          : 'mint a local token with: npm run token -- --sub <uuid> --company <uuid> --scope "accounts:write"',
-      );
-    }
-  }
-  logger.info({ role, database: db.kind, environment: config.environment }, 'ledgerhook started');
+  const api = role === 'worker' ? undefined : await startApi(config, db, logger);
+  const app = api?.app;
+  // The worker needs no HTTP port; `all` runs it beside the API in this process.
+  const worker = role === 'api' ? undefined : await startDeliveryWorker({ db, config, logger });
+  logger.info(
+    { role, database: db.kind, environment: config.environment, publicBaseUrl: config.publicBaseUrl },
+    'ledgerhook started',
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    await app?.close();
+    // Attempts in flight finish and are recorded (each bounded by WEBHOOK_TIMEOUT_MS).
+    await Promise.all([app?.close(), worker?.stop()]);
+    await api?.credentialStatus.close();
     await db.close();
     logger.info('stopped');
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void stop(signal));
+}
+
+/** The HTTP API, listening: token verification, our own credentials, rate limits, routes. */
+async function startApi(config: Config, db: Database, logger: pino.Logger) {
+  const signing = resolveSigningSecret(config);
+  // Our own credentials: API keys (hashed with the pepper) and /oauth/token (signed with the key).
+  const pepper = resolveApiKeyPepper(config);
+  const oauthKey = await resolveOAuthSigningKey(config);
+  const credentialStatus = await startCredentialStatus(db, pepper);
+  const issuer = oauthKey && tokenIssuer(oauthKey, config);
+  const verifyToken = createTokenVerifier({
+    secret: signing?.secret,
+    jwksUrl: config.authJwksUrl,
+    issuer: config.authIssuer,
+    audience: config.authAudience,
+    own: issuer && ownTokenKey(issuer, credentialStatus),
+  });
+  const app = await buildServer({
+    db,
+    verifyToken,
+    logger,
+    exportJobTtlSeconds: config.exportJobTtlSeconds,
+    webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
+    publicBaseUrl: config.publicBaseUrl,
+    credentials: { status: credentialStatus, issuer },
+    rateLimits: {
+      max: config.rateLimitMax,
+      windowMs: config.rateLimitWindowMs,
+      authFailureMax: config.authFailureLimitMax,
+      authFailureWindowMs: config.authFailureLimitWindowMs,
+      redisUrl: config.redisUrl,
+    },
+  });
+  await app.listen({ port: config.port, host: config.host });
+  if (signing?.source === 'generated' || signing?.source === 'data-dir' || signing?.source === 'memory') {
+    logger.info(
+      { secretSource: signing.source },
+      signing.source === 'memory'
+        ? 'tokens are signed with a key that lives only in this process (DATA_DIR=memory)'
+        : 'mint a local token with: npm run token -- --sub <uuid> --company <uuid> --scope "accounts:write"',
+    );
+  }
+  if (!pepper) logger.warn('API keys are not accepted: set API_KEY_PEPPER (or AUTH_JWT_SECRET) to accept them');
+  if (!issuer) logger.warn('/oauth/token is off: set OAUTH_SIGNING_KEY (an ES256 private key) to issue tokens');
+  return { app, credentialStatus };
 }

@@ -6,18 +6,25 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { registerAccountingEntryRoutes } from './accounting-entries/routes.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
+import { SCOPES } from './auth/principal.ts';
 import type { TokenVerifier } from './auth/verify-token.ts';
 import { loadConfig } from './config.ts';
+import type { CredentialStatus } from './credentials/credential-status.ts';
+import type { TokenIssuer } from './credentials/operations.ts';
+import { registerOAuthRoutes } from './credentials/routes.ts';
 import type { Database } from './db/database.ts';
 import { registerExportJobRoutes } from './export-jobs/routes.ts';
 import type { App, RouteDeps } from './http/app.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerNotFoundHandler } from './http/not-found.ts';
+import { type RateLimitSettings, registerRateLimits } from './http/rate-limit.ts';
 import { registerValidators } from './http/validation.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { registerSubscriptionRoutes } from './subscriptions/routes.ts';
 import { registerTaxCodeRoutes } from './tax-codes/routes.ts';
 import { VERSION } from './version.ts';
+import { registerDeliveryLogRoutes } from './webhooks/delivery-log-routes.ts';
 import { registerEventTypeRoutes } from './webhooks/routes.ts';
 
 export interface ServerOptions {
@@ -29,6 +36,12 @@ export interface ServerOptions {
   publicBaseUrl?: string;
   /** Lifetime of an export job since its last change; default EXPORT_JOB_TTL's (decisions §5). */
   exportJobTtlSeconds?: number;
+  /** http and private addresses allowed as webhook endpoints; default WEBHOOK_ALLOW_PRIVATE_TARGETS's (false). */
+  webhookAllowPrivateTargets?: boolean;
+  /** API keys are accepted with `status`; /oauth/token and the JWKS are served with `issuer`. */
+  credentials?: { status: CredentialStatus; issuer?: TokenIssuer };
+  /** Per-credential and failed-authentication limits; without them, none (tests). */
+  rateLimits?: RateLimitSettings;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -80,17 +93,48 @@ export async function buildServer(options: ServerOptions): Promise<App> {
           'Accounts API and signed webhooks for accounting integrations. Errors are application/problem+json with a stable `type`.',
       },
       servers: options.publicBaseUrl ? [{ url: options.publicBaseUrl }] : [],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-      security: [{ bearerAuth: [] }],
+      components: {
+        securitySchemes: {
+          // An access token (JWT), or an API key as the bearer value.
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          apiKeyBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'An API key as the user name, with an empty password',
+          },
+          ...(options.credentials?.issuer && options.publicBaseUrl
+            ? {
+                oauth2: {
+                  type: 'oauth2',
+                  flows: {
+                    clientCredentials: {
+                      tokenUrl: `${options.publicBaseUrl}/oauth/token`,
+                      scopes: Object.fromEntries(SCOPES.map((scope) => [scope, scope])),
+                    },
+                  },
+                },
+              }
+            : {}),
+        },
+      },
+      security: [{ bearerAuth: [] }, { apiKeyBasic: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerAuthentication(app, options.verifyToken);
+  const limiter = await registerRateLimits(app, options.rateLimits);
+  registerAuthentication(app, options.verifyToken, {
+    apiKeys: options.credentials?.status.authenticateApiKey,
+    limiter,
+  });
+  const defaults = loadConfig({});
   const deps: RouteDeps = {
     db: options.db,
-    config: { exportJobTtlSeconds: options.exportJobTtlSeconds ?? loadConfig({}).exportJobTtlSeconds },
+    config: {
+      exportJobTtlSeconds: options.exportJobTtlSeconds ?? defaults.exportJobTtlSeconds,
+      webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? defaults.webhookAllowPrivateTargets,
+    },
   };
   registerOpsRoutes(app, deps);
   registerAccountRoutes(app, deps);
@@ -98,5 +142,9 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerAccountingEntryRoutes(app, deps);
   registerExportJobRoutes(app, deps);
   registerEventTypeRoutes(app, deps);
+  registerSubscriptionRoutes(app, deps);
+  registerDeliveryLogRoutes(app, deps);
+  const issuer = options.credentials?.issuer;
+  if (issuer) await registerOAuthRoutes(app, { db: options.db, issuer, limiter });
   return app;
 }

@@ -22,6 +22,11 @@ export interface Principal {
   scopes: ReadonlySet<string>;
   companies: ReadonlySet<string>;
   accountingSystem: string | undefined;
+  /**
+   * The credential that authenticated the request, which rate limits count per: `api-key:<id>`,
+   * `client:<id>` (a token from our /oauth/token) or `subject:<sub>` (any other token).
+   */
+  credential?: string;
 }
 
 /** Reads need `:read` or `:write` of the same resource; writes need `:write`. */

@@ -20,7 +20,11 @@ export function resolveSigningSecret(config: Config): ResolvedSecret | undefined
   if (config.authJwtSecret) return { secret: config.authJwtSecret, source: 'environment' };
   if (config.authJwksUrl) return undefined;
   if (config.databaseUrl) {
-    throw new Error('With DATABASE_URL, set AUTH_JWT_SECRET or AUTH_JWKS_URL: a shared database needs a shared key');
+    // Only our own tokens (and API keys) are accepted then.
+    if (config.oauthSigningKey) return undefined;
+    throw new Error(
+      'With DATABASE_URL, set AUTH_JWT_SECRET, AUTH_JWKS_URL or OAUTH_SIGNING_KEY: a shared database needs a shared key',
+    );
   }
   if (config.dataDir === 'memory') return { secret: randomBytes(32).toString('base64url'), source: 'memory' };
   const file = join(config.dataDir, SECRET_FILE);

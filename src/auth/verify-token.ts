@@ -1,4 +1,5 @@
-import { createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import type { KeyObject } from 'node:crypto';
+import { createRemoteJWKSet, decodeProtectedHeader, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from './principal.ts';
 
@@ -13,6 +14,19 @@ export interface VerifierOptions {
   jwksUrl?: string;
   issuer?: string;
   audience?: string;
+  /** The key our own /oauth/token signs with: its tokens are verified with it alone, ES256 only. */
+  own?: OwnTokenKey;
+}
+
+export interface OwnTokenKey {
+  publicKey: KeyObject;
+  kid: string;
+  /** This deployment's PUBLIC_BASE_URL: a token of another deployment has another `iss`… */
+  issuer: string;
+  /** …and another `aud` (`ledgerhook-<ENVIRONMENT>`). */
+  audience: string;
+  /** Whether the client a token was issued to is still active; asked on every request. */
+  isClientActive(clientId: string): Promise<boolean>;
 }
 
 // A verified token is remembered for at most this long (and never past its `exp`), so a busy client
@@ -22,35 +36,69 @@ const VERIFIED_MAX = 10_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Builds the bearer token check: signature, algorithm, expiry, issuer, audience, then claims. */
+/**
+ * Builds the bearer token check: signature, algorithm, expiry, issuer, audience, then claims. Each key
+ * has its own algorithms: a token naming our own key's `kid` is checked with that key and ES256 only;
+ * any other with the HS256 secret or the JWKS keys (RS256/ES256), never with our public key.
+ */
 export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
-  const { key, algorithms } = verificationKey(options);
+  const external = externalKey(options);
+  const { own } = options;
+  // A verified signature is remembered; whether our client is still active is asked every time.
   const verified = new LRUCache<string, Principal>({ max: VERIFIED_MAX, ttlAutopurge: false });
+  const stillActive = async (principal: Principal): Promise<Principal> => {
+    if (own && principal.credential?.startsWith('client:') && !(await own.isClientActive(principal.clientId ?? ''))) {
+      throw new InvalidTokenError('The client this token was issued to has been revoked');
+    }
+    return principal;
+  };
   return async (token) => {
     const known = verified.get(token);
-    if (known) return known;
+    if (known) return stillActive(known);
+    const isOwn = own !== undefined && kidOf(token) === own.kid;
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, await key, {
-        algorithms,
-        issuer: options.issuer,
-        audience: options.audience,
-        requiredClaims: ['exp'],
-      }));
+      if (isOwn) {
+        ({ payload } = await jwtVerify(token, own.publicKey, {
+          algorithms: ['ES256'],
+          issuer: own.issuer,
+          audience: own.audience,
+          requiredClaims: ['exp', 'client_id'],
+        }));
+      } else {
+        if (!external) throw new InvalidTokenError('The token is not signed by a key this service knows');
+        ({ payload } = await jwtVerify(token, await external.key, {
+          algorithms: external.algorithms,
+          issuer: options.issuer,
+          audience: options.audience,
+          requiredClaims: ['exp'],
+        }));
+      }
     } catch (error) {
+      if (error instanceof InvalidTokenError) throw error;
       throw new InvalidTokenError(describeJoseError(error));
     }
-    const principal = toPrincipal(payload);
+    const principal = toPrincipal(payload, isOwn);
     const ttl = Math.min(VERIFIED_TTL_MS, (payload.exp as number) * 1000 - Date.now());
     if (ttl > 0) verified.set(token, principal, { ttl });
-    return principal;
+    return stillActive(principal);
   };
 }
 
-function verificationKey(options: VerifierOptions): {
-  key: Promise<CryptoKey> | JWTVerifyGetKey;
-  algorithms: string[];
-} {
+function kidOf(token: string): string | undefined {
+  try {
+    return decodeProtectedHeader(token).kid;
+  } catch {
+    return undefined;
+  }
+}
+
+function externalKey(options: VerifierOptions):
+  | {
+      key: Promise<CryptoKey> | JWTVerifyGetKey;
+      algorithms: string[];
+    }
+  | undefined {
   if (options.jwksUrl) return { key: createRemoteJWKSet(new URL(options.jwksUrl)), algorithms: ['RS256', 'ES256'] };
   if (options.secret) {
     // Imported once: given raw bytes, jose would import the key again on every verification.
@@ -58,10 +106,11 @@ function verificationKey(options: VerifierOptions): {
     const key = crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
     return { key, algorithms: ['HS256'] };
   }
-  throw new Error('Token verification needs AUTH_JWT_SECRET or AUTH_JWKS_URL');
+  if (!options.own) throw new Error('Token verification needs AUTH_JWT_SECRET, AUTH_JWKS_URL or an OAuth signing key');
+  return undefined;
 }
 
-function toPrincipal(payload: JWTPayload): Principal {
+function toPrincipal(payload: JWTPayload, isOwn: boolean): Principal {
   const { sub, scope, companies, client_id: clientId, accounting_system: accountingSystem } = payload;
   if (typeof sub !== 'string' || !UUID.test(sub)) throw new InvalidTokenError('The token has no uuid `sub` claim');
   if (scope !== undefined && typeof scope !== 'string')
@@ -80,6 +129,7 @@ function toPrincipal(payload: JWTPayload): Principal {
     scopes: new Set((scope ?? '').split(' ').filter(Boolean)),
     companies: new Set(companies.map((c: string) => c.toLowerCase())),
     accountingSystem,
+    credential: isOwn ? `client:${clientId}` : `subject:${sub.toLowerCase()}`,
   };
 }
 

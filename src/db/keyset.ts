@@ -54,7 +54,9 @@ export function toSortTerms(columns: Record<string, SortColumn>, keys: SortKey[]
     terms.push({ sql: `(${column.sql} IS ${flagIsNull ? '' : 'NOT '}NULL)`, type: 'boolean', descending });
     terms.push({ sql: `(coalesce(${column.sql}, ''))`, type: 'text', descending });
   }
-  if (!keys.some((k) => k.key === 'id')) terms.push({ sql: columns.id?.sql ?? 'id', type: 'uuid', descending: false });
+  if (!keys.some((k) => k.key === 'id')) {
+    terms.push({ sql: columns.id?.sql ?? 'id', type: columns.id?.type ?? 'uuid', descending: false });
+  }
   return terms;
 }
 

@@ -26,6 +26,12 @@ export async function openPglite(dataDir: string): Promise<Database> {
       pg.transaction((tx) =>
         work({ query: (sql, params) => query(tx, sql, params), exec: async (sql) => void (await tx.exec(sql)) }),
       ),
+    listen: async (channel, onNotify) => {
+      const unlisten = await pg.listen(channel, onNotify);
+      return async () => {
+        if (!pg.closed) await unlisten();
+      };
+    },
     close: () => pg.close(),
   };
 }

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { type Database, isPgError, PG_UNIQUE_VIOLATION, type Queryable } from './database.ts';
+import { listenOnPostgres, type PostgresListener } from './postgres-listener.ts';
 
 // A deadlock or serialization failure means another transaction won a race; the work is safe to
 // run again from the start.
@@ -12,11 +13,12 @@ const MAX_ATTEMPTS = 3;
  */
 export async function openPostgres(url: string, options: { schema?: string } = {}): Promise<Database> {
   const searchPath = options.schema ? `${options.schema},public` : undefined;
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: url,
-    max: 10,
     options: ['-c TimeZone=UTC', searchPath ? `-c search_path=${searchPath}` : ''].join(' ').trim(),
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: 10 });
+  const listeners = new Set<PostgresListener>();
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', () => {});
   if (options.schema) await createSchema(pool, options.schema);
@@ -51,7 +53,19 @@ export async function openPostgres(url: string, options: { schema?: string } = {
     query: (sql, params) => query(pool, sql, params),
     exec: async (sql) => void (await pool.query(sql)),
     transaction,
-    close: () => pool.end(),
+    listen: async (channel, onNotify) => {
+      const listener = await listenOnPostgres(connection, channel, onNotify);
+      listeners.add(listener);
+      return async () => {
+        listeners.delete(listener);
+        await listener.stop();
+      };
+    },
+    close: async () => {
+      await Promise.all([...listeners].map((listener) => listener.stop()));
+      listeners.clear();
+      await pool.end();
+    },
   };
 }
 

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasScope, type Principal, type Scope } from '../auth/principal.ts';
 import { InvalidTokenError, type TokenVerifier } from '../auth/verify-token.ts';
 import { ApiError } from './problem.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { ProblemSchema } from './schemas.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -15,34 +17,90 @@ declare module 'fastify' {
   }
 }
 
+/** Finds the principal an API key stands for; undefined when it is unknown or revoked. */
+export type ApiKeyAuthenticator = (key: string) => Promise<Principal | undefined>;
+
+export interface AuthenticationOptions {
+  /** Accepts API keys (as Bearer, or as a Basic user name with an empty password); without it, none. */
+  apiKeys?: ApiKeyAuthenticator;
+  /** Per-credential and failed-authentication limits; without it, none. */
+  limiter?: RateLimiter;
+}
+
 /**
  * Authenticates every route that declares a scope (or `authenticated`), before its body is read:
- * 401 for a missing or bad token, 403 for a missing scope. Routes with neither are public (health,
- * metrics, docs).
+ * 429 while the client address has too many failed attempts, 401 for a missing or bad credential
+ * (counted as a failure of the address), 429 past the credential's request limit, 403 for a missing
+ * scope. Routes with neither are public (health, metrics, docs, the token endpoint).
  */
-export function registerAuthentication(app: FastifyInstance, verify: TokenVerifier): void {
+export function registerAuthentication(
+  app: FastifyInstance,
+  verify: TokenVerifier,
+  { apiKeys, limiter }: AuthenticationOptions = {},
+): void {
   app.decorateRequest('principal', undefined as unknown as Principal);
-  app.addHook('onRequest', async (request) => {
+  // Every authenticated operation may answer 429: say so in its OpenAPI responses.
+  app.addHook('onRoute', (route) => {
+    const responses = route.schema?.response as Record<string, unknown> | undefined;
+    if ((route.config?.scope || route.config?.authenticated) && responses && !responses[429]) {
+      responses[429] = { ...ProblemSchema, description: 'Too many requests: wait for Retry-After seconds' };
+    }
+  });
+  app.addHook('onRequest', async (request, reply) => {
     const { scope, authenticated } = request.routeOptions.config;
     if (!scope && !authenticated) return;
-    request.principal = await authenticate(request, verify);
-    if (scope && !hasScope(request.principal, scope)) {
+    await limiter?.refuseBlockedAddress(request, reply);
+    try {
+      request.principal = await authenticate(request, verify, apiKeys);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401 && request.headers.authorization) {
+        await limiter?.countFailure(request);
+      }
+      throw error;
+    }
+    const { principal } = request;
+    await limiter?.countRequest(request, reply, principal.credential ?? `subject:${principal.subject}`);
+    if (scope && !hasScope(principal, scope)) {
       throw new ApiError('FORBIDDEN', `This operation needs the scope ${scope}`);
     }
   });
 }
 
-async function authenticate(request: FastifyRequest, verify: TokenVerifier): Promise<Principal> {
+async function authenticate(
+  request: FastifyRequest,
+  verify: TokenVerifier,
+  apiKeys: ApiKeyAuthenticator | undefined,
+): Promise<Principal> {
   const header = request.headers.authorization;
   if (!header) throw new ApiError('UNAUTHORIZED', 'Send Authorization: Bearer <token>');
+  const basic = /^Basic +([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (basic?.[1]) return authenticateApiKey(basicUserName(basic[1]), apiKeys);
   const match = /^Bearer +([^\s]+)\s*$/i.exec(header);
   if (!match?.[1]) throw new ApiError('UNAUTHORIZED', 'The Authorization header must be Bearer <token>');
+  const credential = match[1];
+  if (apiKeys && !credential.includes('.')) return authenticateApiKey(credential, apiKeys);
   try {
-    return await verify(match[1]);
+    return await verify(credential);
   } catch (error) {
     if (error instanceof InvalidTokenError) throw new ApiError('UNAUTHORIZED', error.message);
     throw error;
   }
+}
+
+/** The reference API's placement of an API key: `Basic base64(<key>:)`, the password empty. */
+function basicUserName(encoded: string): string {
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0 || colon < decoded.length - 1) {
+    throw new ApiError('UNAUTHORIZED', 'Basic authentication takes the API key as user name and an empty password');
+  }
+  return decoded.slice(0, colon);
+}
+
+async function authenticateApiKey(key: string, apiKeys: ApiKeyAuthenticator | undefined): Promise<Principal> {
+  const principal = apiKeys ? await apiKeys(key) : undefined;
+  if (!principal) throw new ApiError('UNAUTHORIZED', 'The API key is not valid or has been revoked');
+  return principal;
 }
 
 /** 403 unless the token lists the company a request body names (decisions §2). */

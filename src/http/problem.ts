@@ -15,6 +15,8 @@ export const PROBLEM_TYPES = {
   TAX_CODE_ID_NOT_FOUND: { status: 404, title: 'The tax code does not exist' },
   ACCOUNTING_ENTRY_NOT_FOUND: { status: 404, title: 'The accounting entry does not exist' },
   EXPORT_NOT_FOUND: { status: 404, title: 'The export job does not exist' },
+  SUBSCRIPTION_NOT_FOUND: { status: 404, title: 'The subscription does not exist' },
+  MESSAGE_NOT_FOUND: { status: 404, title: 'The message does not exist in this subscription' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'The route does not allow this method' },
   ACCOUNT_ALREADY_EXISTS: { status: 409, title: 'An account with this externalId already exists' },
   ACCOUNT_IN_USE: { status: 409, title: 'The account is linked to accounting entries' },
@@ -25,6 +27,7 @@ export const PROBLEM_TYPES = {
   TOO_MANY_ITEMS: { status: 413, title: 'The request names too many items' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body must be JSON' },
   INVALID_EXPORT_JOB_STATUS_CHANGE: { status: 422, title: 'The export job cannot make this status change' },
+  TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'The service is not ready' },
   INTERNAL_ERROR: { status: 500, title: 'Something went wrong on our side' },
 } as const satisfies Record<string, { status: number; title: string }>;

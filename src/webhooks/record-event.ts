@@ -20,7 +20,9 @@ export interface RecordedEvent {
 }
 
 /**
- * Inserts the event and NOTIFYs the workers. NOTIFY is transactional: listeners hear it at commit,
+ * Inserts the event, fans it out to one message per ACTIVE subscription of its type whose companies
+ * include the event's company (decisions §6.3: the messages commit with the change or not at all),
+ * and NOTIFYs the workers. NOTIFY is transactional: listeners hear it at commit,
  * and never for a rolled-back event. A missed notification only delays delivery until the worker polls.
  */
 export async function recordEvent(tx: Queryable, event: NewEvent): Promise<RecordedEvent> {
@@ -31,6 +33,13 @@ export async function recordEvent(tx: Queryable, event: NewEvent): Promise<Recor
     [event.eventType, event.companyId, JSON.stringify(event.data)],
   );
   if (!row) throw new Error('INSERT … RETURNING answered no row');
+  // The webhook-id is drawn per row by new_message_id() (migration 0008).
+  await tx.query(
+    `INSERT INTO messages (id, subscription_id, event_id)
+     SELECT new_message_id(), s.id, $1 FROM subscriptions s
+     WHERE s.status = 'ACTIVE' AND s.event_types @> ARRAY[$2::text] AND $3::uuid = ANY(s.companies)`,
+    [row.eventId, event.eventType, event.companyId],
+  );
   await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, row.eventId]);
   return { eventId: row.eventId, eventType: event.eventType, createdAt: row.createdAt };
 }

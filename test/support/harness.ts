@@ -42,10 +42,21 @@ export const ALL_SCOPES: Scope[] = [
   'export-items:read',
 ];
 
-/** A server on a fresh database, reached in-process (no socket). */
-export async function startTestApp(options: Pick<ServerOptions, 'exportJobTtlSeconds'> = {}): Promise<TestApp> {
+/**
+ * A server on a fresh database, reached in-process (no socket). Webhook endpoints may be http and
+ * local (WEBHOOK_ALLOW_PRIVATE_TARGETS=true) unless `webhookAllowPrivateTargets` says false, so tests
+ * can subscribe local receivers.
+ */
+export async function startTestApp(
+  options: Pick<ServerOptions, 'exportJobTtlSeconds' | 'webhookAllowPrivateTargets'> = {},
+): Promise<TestApp> {
   const db = await openTestDatabase();
-  const app = await buildServer({ ...options, db, verifyToken: createTokenVerifier({ secret: TEST_JWT_SECRET }) });
+  const app = await buildServer({
+    webhookAllowPrivateTargets: true,
+    ...options,
+    db,
+    verifyToken: createTokenVerifier({ secret: TEST_JWT_SECRET }),
+  });
   await app.ready();
   const checker = new ResponseChecker(app.swagger() as never);
   return {

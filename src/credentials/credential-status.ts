@@ -1,0 +1,65 @@
+// Whether our own credentials may still act, asked on every request that presents one. Answers are
+// remembered in this process for at most MAX_AGE_MS and dropped at once when a revocation is
+// announced (NOTIFY on CREDENTIALS_CHANNEL, sent in the revoking transaction, so every process that
+// shares the database hears it, including after `ledgerhook clients revoke` in another process).
+// MAX_AGE_MS bounds the staleness only if a notification is lost while a LISTEN connection is down.
+import { LRUCache } from 'lru-cache';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/database.ts';
+import { digestsEqual, hashApiKey, looksLikeApiKey } from './secrets.ts';
+import { CREDENTIALS_CHANNEL, findActiveApiKey, isClientActive } from './store.ts';
+
+const MAX_AGE_MS = 5_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_ENTRIES = 10_000;
+
+export interface CredentialStatus {
+  /** The principal an API key stands for; undefined when it is unknown or it or its client is revoked. */
+  authenticateApiKey(key: string): Promise<Principal | undefined>;
+  /** Whether our client exists and is not revoked. */
+  isClientActive(clientId: string): Promise<boolean>;
+  /** Stops listening for revocations. */
+  close(): Promise<void>;
+}
+
+/** `pepper` undefined: API keys are not accepted (no key to hash them with is configured). */
+export async function startCredentialStatus(db: Database, pepper: Buffer | undefined): Promise<CredentialStatus> {
+  const keys = new LRUCache<string, Principal>({ max: MAX_ENTRIES, ttl: MAX_AGE_MS });
+  const clients = new LRUCache<string, boolean>({ max: MAX_ENTRIES, ttl: MAX_AGE_MS });
+  // Revocations are rare: forgetting everything keeps this simple and is cheap.
+  const unlisten = await db.listen(CREDENTIALS_CHANNEL, () => {
+    keys.clear();
+    clients.clear();
+  });
+  return {
+    async authenticateApiKey(key) {
+      if (!pepper || !looksLikeApiKey(key)) return undefined;
+      const digest = hashApiKey(key, pepper);
+      const cacheKey = digest.toString('base64url');
+      const known = keys.get(cacheKey);
+      if (known) return known;
+      const found = await findActiveApiKey(db, digest);
+      // Found by its digest through an index; compared again in constant time all the same.
+      if (!found || !digestsEqual(found.keyHash, digest)) return undefined;
+      const principal: Principal = {
+        subject: found.clientId,
+        clientId: found.clientId,
+        scopes: new Set(found.scopes),
+        companies: new Set(found.companies.map((c) => c.toLowerCase())),
+        accountingSystem: undefined,
+        credential: `api-key:${found.id}`,
+      };
+      keys.set(cacheKey, principal);
+      return principal;
+    },
+    async isClientActive(clientId) {
+      if (!UUID.test(clientId)) return false;
+      const known = clients.get(clientId);
+      if (known !== undefined) return known;
+      const active = await isClientActive(db, clientId);
+      clients.set(clientId, active);
+      return active;
+    },
+    close: unlisten,
+  };
+}

@@ -1,0 +1,30 @@
+// The pieces our own credentials need at run time, built once per process by serve.ts.
+import type { OAuthSigningKey } from '../auth/oauth-signing-key.ts';
+import type { OwnTokenKey } from '../auth/verify-token.ts';
+import type { Config } from '../config.ts';
+import type { CredentialStatus } from './credential-status.ts';
+import { ownAudience, type TokenIssuer } from './operations.ts';
+
+/** What /oauth/token signs with and which `iss`/`aud` it writes: this deployment's. */
+export function tokenIssuer(
+  key: OAuthSigningKey,
+  config: Pick<Config, 'publicBaseUrl' | 'environment' | 'oauthTokenTtlSeconds'>,
+): TokenIssuer {
+  return {
+    key,
+    issuer: config.publicBaseUrl,
+    audience: ownAudience(config.environment),
+    ttlSeconds: config.oauthTokenTtlSeconds,
+  };
+}
+
+/** How the token verifier recognises and checks the tokens `issuer` signs. */
+export function ownTokenKey(issuer: TokenIssuer, status: CredentialStatus): OwnTokenKey {
+  return {
+    publicKey: issuer.key.publicKey,
+    kid: issuer.key.publicJwk.kid,
+    issuer: issuer.issuer,
+    audience: issuer.audience,
+    isClientActive: (clientId) => status.isClientActive(clientId),
+  };
+}

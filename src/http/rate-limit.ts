@@ -1,0 +1,111 @@
+// Rate limits (issue 5): requests per credential, and failed authentications per client address.
+// Counted by @fastify/rate-limit's stores: in this process by default, in Redis when REDIS_URL is
+// set so that every process of a deployment shares the counts. Fixed windows.
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import { ApiError } from './problem.ts';
+
+export interface RateLimitSettings {
+  /** Requests per credential per window; 0: no limit. */
+  max: number;
+  windowMs: number;
+  /** Failed authentications per client address per window before every attempt is refused; 0: no limit. */
+  authFailureMax: number;
+  authFailureWindowMs: number;
+  /** Shared counters across processes. */
+  redisUrl?: string;
+}
+
+export interface RateLimiter {
+  /** Counts a request of `credential`; sets the RateLimit headers, and throws 429 past the limit. */
+  countRequest(request: FastifyRequest, reply: FastifyReply, credential: string): Promise<void>;
+  /** Throws 429 while the client address has used up its failed authentications. */
+  refuseBlockedAddress(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Counts a failed authentication of the client address. */
+  countFailure(request: FastifyRequest): Promise<void>;
+}
+
+const NO_LIMITS: RateLimiter = {
+  countRequest: async () => {},
+  refuseBlockedAddress: async () => {},
+  countFailure: async () => {},
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The key the credential limit counts under (set just before counting). */
+    rateLimitKey: string;
+  }
+}
+
+export async function registerRateLimits(app: FastifyInstance, settings?: RateLimitSettings): Promise<RateLimiter> {
+  if (!settings || (settings.max === 0 && settings.authFailureMax === 0)) return NO_LIMITS;
+  const redis = settings.redisUrl
+    ? new Redis(settings.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableAutoPipelining: true })
+    : undefined;
+  if (redis) {
+    // Errors are reported through the commands that fail; without a listener ioredis logs them itself.
+    redis.on('error', () => {});
+    app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
+  }
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'ledgerhook-rate-limit:' } : {}),
+    // A store that does not answer lets requests through rather than refusing everyone.
+    skipOnError: true,
+    cache: 10_000,
+  });
+  app.decorateRequest('rateLimitKey', '');
+  const perCredential = app.createRateLimit({
+    max: settings.max,
+    timeWindow: settings.windowMs,
+    keyGenerator: (request) => `credential:${request.rateLimitKey}`,
+  });
+  const perAddress = app.createRateLimit({
+    max: settings.authFailureMax,
+    timeWindow: settings.authFailureWindowMs,
+    keyGenerator: (request) => `failed-auth:${request.ip}`,
+  });
+  const policy = `${settings.max};w=${Math.ceil(settings.windowMs / 1000)}`;
+
+  return {
+    async countRequest(request, reply, credential) {
+      if (settings.max === 0) return;
+      request.rateLimitKey = credential;
+      const limit = await perCredential(request);
+      if (limit.isAllowed) return;
+      reply.headers({
+        'ratelimit-policy': policy,
+        'ratelimit-limit': limit.max,
+        'ratelimit-remaining': limit.remaining,
+        'ratelimit-reset': limit.ttlInSeconds,
+      });
+      if (limit.isExceeded) {
+        reply.header('retry-after', limit.ttlInSeconds);
+        throw new ApiError(
+          'TOO_MANY_REQUESTS',
+          `This credential may make ${limit.max} requests per ${policyWindow(settings.windowMs)}; retry in ${limit.ttlInSeconds} s`,
+        );
+      }
+    },
+    async refuseBlockedAddress(request, reply) {
+      if (settings.authFailureMax === 0) return;
+      const status = await perAddress(request, { increment: false });
+      if (status.isAllowed || status.remaining > 0) return;
+      reply.header('retry-after', status.ttlInSeconds);
+      throw new ApiError(
+        'TOO_MANY_REQUESTS',
+        `Too many failed authentications from this address; retry in ${status.ttlInSeconds} s`,
+      );
+    },
+    async countFailure(request) {
+      if (settings.authFailureMax === 0) return;
+      await perAddress(request);
+    },
+  };
+}
+
+function policyWindow(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}

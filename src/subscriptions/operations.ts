@@ -1,0 +1,220 @@
+// What the webhook subscriptions API does, one function per operation (decisions §6.1). Routes
+// parse and shape; these decide. A subscription belongs to the token's client_id, else its sub.
+import { hasScope, type Principal } from '../auth/principal.ts';
+import type { Database } from '../db/database.ts';
+import { ApiError, type FieldError, validationError } from '../http/problem.ts';
+import { endpointUrlProblem } from '../webhooks/endpoint-guard.ts';
+import { findEventType } from '../webhooks/event-types.ts';
+import { generateSecret } from '../webhooks/signature.ts';
+import {
+  MAX_CUSTOM_HEADER_VALUE_LENGTH,
+  type Subscription,
+  type SubscriptionRequest,
+  type SubscriptionStatus,
+} from './schemas.ts';
+import * as store from './store.ts';
+
+export interface SubscriptionSettings {
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private addresses allowed as endpoints (development only). */
+  allowPrivateTargets: boolean;
+}
+
+/** Who owns what the principal creates and may see: the third-party application, else the subject. */
+export function ownerOf(principal: Principal): string {
+  return principal.clientId ?? principal.subject;
+}
+
+/**
+ * 200 with the new subscription. It remembers the token's companies: it receives events of those
+ * only. Its first signing secret is created in the same transaction.
+ */
+export async function createSubscription(
+  db: Database,
+  principal: Principal,
+  input: SubscriptionRequest,
+  settings: SubscriptionSettings,
+): Promise<Subscription> {
+  const fields = toFields(principal, input, settings);
+  const companies = [...principal.companies].sort();
+  return db.transaction(async (tx) => {
+    const subscription = await store.insertSubscription(tx, ownerOf(principal), companies, fields);
+    await store.insertCurrentSecret(tx, subscription.id, generateSecret());
+    return subscription;
+  });
+}
+
+export async function getSubscription(db: Database, principal: Principal, id: string): Promise<Subscription> {
+  const subscription = await store.findSubscription(db, id, ownerOf(principal));
+  if (!subscription) throw subscriptionNotFound(id);
+  return subscription;
+}
+
+/**
+ * Full replacement: an omitted optional field takes its default (status ACTIVE, no custom headers,
+ * endpointAuth NONE). The companies stay the creating token's (docs/decisions/subscriptions.md).
+ */
+export async function updateSubscription(
+  db: Database,
+  principal: Principal,
+  id: string,
+  input: SubscriptionRequest,
+  settings: SubscriptionSettings,
+): Promise<Subscription> {
+  const fields = toFields(principal, input, settings);
+  const subscription = await store.replaceSubscription(db, id, ownerOf(principal), fields);
+  if (!subscription) throw subscriptionNotFound(id);
+  return subscription;
+}
+
+/** 204; its messages, pending ones included, are deleted with it, so nothing more is sent. */
+export async function deleteSubscription(db: Database, principal: Principal, id: string): Promise<void> {
+  if (!(await store.deleteSubscription(db, id, ownerOf(principal)))) throw subscriptionNotFound(id);
+}
+
+export interface SubscriptionListFilters {
+  status: SubscriptionStatus | null;
+  eventTypes: string[] | null;
+}
+
+export function toSubscriptionFilters(query: {
+  status?: SubscriptionStatus;
+  event_types?: string[];
+}): SubscriptionListFilters {
+  return {
+    status: query.status ?? null,
+    eventTypes: query.event_types?.length ? [...new Set(query.event_types)].sort() : null,
+  };
+}
+
+export async function listSubscriptions(
+  db: Database,
+  principal: Principal,
+  filters: SubscriptionListFilters,
+  position: store.PagePosition,
+) {
+  const page = await store.listSubscriptions(db, { ...filters, owner: ownerOf(principal) }, position);
+  return { ...page, rows: page.rows.map(toSubscription) };
+}
+
+export async function getSubscriptionSecret(db: Database, principal: Principal, id: string): Promise<string> {
+  const secret = await store.findCurrentSecret(db, id, ownerOf(principal));
+  if (secret === undefined) throw subscriptionNotFound(id);
+  return secret;
+}
+
+/** A new current secret; the replaced one keeps signing beside it for 24 hours. */
+export async function rotateSubscriptionSecret(db: Database, principal: Principal, id: string): Promise<string> {
+  return db.transaction(async (tx) => {
+    if (!(await store.lockSubscription(tx, id, ownerOf(principal)))) throw subscriptionNotFound(id);
+    const secret = generateSecret();
+    await store.insertCurrentSecret(tx, id, secret);
+    return secret;
+  });
+}
+
+/**
+ * Checks what the schema cannot (every broken field at once, 400), then the scopes the event types
+ * need (403), and returns what the store keeps.
+ */
+function toFields(
+  principal: Principal,
+  input: SubscriptionRequest,
+  settings: SubscriptionSettings,
+): store.SubscriptionFields {
+  const auth = input.endpointAuth ?? {};
+  const basic = auth.type === 'BASIC';
+  const customHeaders = input.customHeaders ?? {};
+  const errors: FieldError[] = [];
+  input.eventTypes.forEach((type, index) => {
+    if (!findEventType(type)) errors.push(bodyError(`/eventTypes/${index}`, 'must be a type of GET /v1/event-types'));
+  });
+  const urlProblem = endpointUrlProblem(input.endpointUrl, settings.allowPrivateTargets);
+  if (urlProblem) errors.push(bodyError('/endpointUrl', urlProblem));
+  if (basic && !auth.credentials) errors.push(bodyError('/endpointAuth/credentials', 'is required for BASIC'));
+  if (!basic && auth.credentials) errors.push(bodyError('/endpointAuth/credentials', 'is only for BASIC'));
+  errors.push(...customHeaderErrors(customHeaders, basic));
+  if (errors.length > 0) throw validationError(errors);
+
+  assertEventTypeScopes(principal, input.eventTypes);
+  return {
+    status: input.status ?? 'ACTIVE',
+    eventTypes: input.eventTypes,
+    endpointUrl: input.endpointUrl,
+    customHeaders,
+    basic: basic && auth.credentials ? auth.credentials : null,
+  };
+}
+
+/** 403 naming the scopes the token lacks for the event types (interface 5.3, decisions §6.1). */
+function assertEventTypeScopes(principal: Principal, eventTypes: readonly string[]): void {
+  const needed = new Set(eventTypes.flatMap((type) => findEventType(type)?.scopes ?? []));
+  const missing = [...needed].filter((scope) => !hasScope(principal, scope)).sort();
+  if (missing.length > 0) {
+    throw new ApiError('FORBIDDEN', `Subscribing to these event types needs the scopes ${missing.join(', ')}`, {
+      missingScopes: missing,
+    });
+  }
+}
+
+// RFC 9110 §5.6.2 token characters.
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// Field values as RFC 9110 §5.5 and Node's HTTP client allow them: tab, visible ASCII, space and
+// Latin-1 (obs-text); no CR, LF or other control characters.
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+// Headers the delivery sets itself or that belong to the connection (RFC 9110 §7.6.1).
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-connection',
+]);
+
+function customHeaderErrors(headers: Record<string, string>, basicAuth: boolean): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const [name, value] of Object.entries(headers)) {
+    const path = `/customHeaders/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name)) errors.push(bodyError(path, 'must be a valid HTTP header name'));
+    else if (lower.startsWith('webhook-') || RESERVED_HEADERS.has(lower)) {
+      errors.push(bodyError(path, 'is set by the delivery and cannot be a custom header'));
+    } else if (lower === 'authorization' && basicAuth) {
+      errors.push(bodyError(path, 'cannot be set together with BASIC endpointAuth'));
+    } else if (seen.has(lower)) errors.push(bodyError(path, 'repeats a header name (names are case-insensitive)'));
+    seen.add(lower);
+    if (value.length > MAX_CUSTOM_HEADER_VALUE_LENGTH) {
+      errors.push(bodyError(path, `must be at most ${MAX_CUSTOM_HEADER_VALUE_LENGTH} characters`));
+    } else if (!HEADER_VALUE.test(value)) {
+      errors.push(bodyError(path, 'must hold only tabs, spaces, visible ASCII and Latin-1 characters (no CR or LF)'));
+    }
+  }
+  return errors;
+}
+
+function bodyError(path: string, message: string): FieldError {
+  return { path, message, in: 'body' };
+}
+
+function subscriptionNotFound(id: string): ApiError {
+  return new ApiError('SUBSCRIPTION_NOT_FOUND', `No subscription ${id}`);
+}
+
+/** The API shape of a row: exactly the contract's fields (list rows also carry cursor columns). */
+function toSubscription(row: Subscription): Subscription {
+  return {
+    id: row.id,
+    status: row.status,
+    eventTypes: row.eventTypes,
+    endpointUrl: row.endpointUrl,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    endpointAuth: { type: row.endpointAuth.type },
+    customHeaders: row.customHeaders,
+  };
+}

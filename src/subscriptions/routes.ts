@@ -1,0 +1,185 @@
+import type { FastifyRequest } from 'fastify';
+import type { App, RouteDeps } from '../http/app.ts';
+import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
+import { toPageInfo } from '../http/pagination/page-response.ts';
+import { errorResponses } from '../http/schemas.ts';
+import * as operations from './operations.ts';
+import {
+  type Subscription,
+  SubscriptionEnvelope,
+  SubscriptionIdParams,
+  SubscriptionListQuery,
+  SubscriptionPageSchema,
+  SubscriptionRequestSchema,
+  SubscriptionSecretEnvelope,
+} from './schemas.ts';
+import { SUBSCRIPTION_SORT_COLUMNS } from './store.ts';
+
+const tags = ['Webhook subscriptions'];
+
+// Every route needs a valid token and no particular scope: a subscription belongs to the token's
+// client (else its subject), and subscribing checks the scopes of each event type.
+const config = { authenticated: true } as const;
+
+/** Interface 2.7 puts endpointAuth and customHeaders beside data; the reference API inside it. */
+const envelope = (subscription: Subscription) => ({
+  data: subscription,
+  endpointAuth: subscription.endpointAuth,
+  customHeaders: subscription.customHeaders,
+});
+
+/** Accepts `event_types=a,b` as well as repeated parameters, like the paging lists. */
+async function splitListParameters(request: FastifyRequest): Promise<void> {
+  const query = request.query as Record<string, unknown>;
+  const value = query.event_types;
+  if (value !== undefined) {
+    const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(','));
+    query.event_types = list.map((v) => v.trim()).filter((v) => v !== '');
+  }
+  await splitCommaLists(request);
+}
+
+export function registerSubscriptionRoutes(app: App, { db, config: settings }: RouteDeps): void {
+  const rules = { allowPrivateTargets: settings.webhookAllowPrivateTargets };
+  const requestRules =
+    'status ACTIVE (default) or INACTIVE; eventTypes known (400) and each needing scopes the token holds (403 FORBIDDEN with missingScopes); endpointUrl https, at most 2048 characters, not a private address; endpointAuth NONE (default) or BASIC with credentials; customHeaders as described on the field.';
+
+  app.post(
+    '/v1/subscriptions',
+    {
+      config,
+      schema: {
+        operationId: 'createSubscription',
+        summary: 'Create a subscription',
+        description: `Subscribes an endpoint to event types of the companies the token lists. ${requestRules} Every subscription gets a signing secret (GET …/secret). Answers 200, as the reference API.`,
+        tags,
+        body: SubscriptionRequestSchema,
+        response: { 200: { ...SubscriptionEnvelope, description: 'Subscription created' }, ...errorResponses() },
+      },
+    },
+    async (request) => envelope(await operations.createSubscription(db, request.principal, request.body, rules)),
+  );
+
+  app.get(
+    '/v1/subscriptions',
+    {
+      config,
+      preValidation: splitListParameters,
+      schema: {
+        operationId: 'getSubscriptions',
+        summary: 'List subscriptions',
+        description:
+          "The caller's own subscriptions (its client_id's, else its subject's), in `status` and to any of `event_types`. Sorted by createdAt unless sorting_keys says otherwise; id breaks ties.",
+        tags,
+        querystring: SubscriptionListQuery,
+        response: { 200: SubscriptionPageSchema, ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const filters = operations.toSubscriptionFilters(request.query);
+      const page = parsePageRequest(request, {
+        resource: 'subscriptions',
+        filters,
+        defaultSort: [{ key: 'createdAt', order: 'ASC' }],
+        columns: SUBSCRIPTION_SORT_COLUMNS,
+      });
+      const result = await operations.listSubscriptions(db, request.principal, filters, page);
+      return { data: result.rows, pagination: toPageInfo(result, page) };
+    },
+  );
+
+  app.get(
+    '/v1/subscriptions/:subscriptionId',
+    {
+      config,
+      schema: {
+        operationId: 'getSubscriptionById',
+        summary: 'Get a subscription',
+        description: "404 SUBSCRIPTION_NOT_FOUND when it does not exist or is another client's.",
+        tags,
+        params: SubscriptionIdParams,
+        response: { 200: SubscriptionEnvelope, ...errorResponses(404) },
+      },
+    },
+    async (request) => envelope(await operations.getSubscription(db, request.principal, request.params.subscriptionId)),
+  );
+
+  app.put(
+    '/v1/subscriptions/:subscriptionId',
+    {
+      config,
+      schema: {
+        operationId: 'updateSubscription',
+        summary: 'Update a subscription',
+        description: `Replaces every field: an omitted optional field takes its default, and BASIC credentials must be sent again. ${requestRules} The companies stay those of the creating token.`,
+        tags,
+        params: SubscriptionIdParams,
+        body: SubscriptionRequestSchema,
+        response: { 200: { ...SubscriptionEnvelope, description: 'Subscription updated' }, ...errorResponses(404) },
+      },
+    },
+    async (request) =>
+      envelope(
+        await operations.updateSubscription(db, request.principal, request.params.subscriptionId, request.body, rules),
+      ),
+  );
+
+  app.delete(
+    '/v1/subscriptions/:subscriptionId',
+    {
+      config,
+      schema: {
+        operationId: 'deleteSubscription',
+        summary: 'Delete a subscription',
+        description: 'Its pending deliveries are cancelled: nothing more is sent to the endpoint.',
+        tags,
+        params: SubscriptionIdParams,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      await operations.deleteSubscription(db, request.principal, request.params.subscriptionId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/v1/subscriptions/:subscriptionId/secret',
+    {
+      config,
+      schema: {
+        operationId: 'getSubscriptionSecret',
+        summary: 'Get the signing secret of a subscription',
+        description:
+          'The current secret, to verify webhook-signature (Standard Webhooks). After a rotation the previous one also signs for 24 hours.',
+        tags,
+        params: SubscriptionIdParams,
+        response: { 200: SubscriptionSecretEnvelope, ...errorResponses(404) },
+      },
+    },
+    async (request) => ({
+      data: { secretKey: await operations.getSubscriptionSecret(db, request.principal, request.params.subscriptionId) },
+    }),
+  );
+
+  app.post(
+    '/v1/subscriptions/:subscriptionId/secret::rotate',
+    {
+      config,
+      schema: {
+        operationId: 'rotateSubscriptionSecret',
+        summary: 'Rotate the signing secret of a subscription',
+        description:
+          'Makes a new current secret and answers it. The replaced secret keeps signing beside it for 24 hours, so receivers can switch without missing a notification; at most four replaced secrets sign at once.',
+        tags,
+        params: SubscriptionIdParams,
+        response: { 200: { ...SubscriptionSecretEnvelope, description: 'The new secret' }, ...errorResponses(404) },
+      },
+    },
+    async (request) => ({
+      data: {
+        secretKey: await operations.rotateSubscriptionSecret(db, request.principal, request.params.subscriptionId),
+      },
+    }),
+  );
+}

@@ -1,0 +1,132 @@
+// The delivery log (decisions §6.1): what was sent to a subscription, every attempt, and resend.
+import Type from 'typebox';
+import type { App, RouteDeps } from '../http/app.ts';
+import { pageQueryProperties, parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
+import { PageInfoSchema, toPageInfo } from '../http/pagination/page-response.ts';
+import { errorResponses, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import * as operations from './delivery-log.ts';
+import { MESSAGE_SORT_COLUMNS, MESSAGE_STATUSES, type MessageStatus } from './delivery-log-store.ts';
+
+const tags = ['Webhook delivery log'];
+// A valid token and no particular scope: the subscription must be the caller's (else 404).
+const config = { authenticated: true } as const;
+
+const MessageId = Type.String({
+  pattern: '^msg_[a-z2-7]{26}$',
+  description: 'The message id: the webhook-id header of its notifications',
+  examples: ['msg_2lt9uvbjdhdcnb2mkzpzc3pje5'],
+});
+
+const MessageSchema = Type.Object(
+  {
+    id: MessageId,
+    eventId: Uuid('The event this message carries'),
+    eventType: Type.String({ examples: ['v1.export-job.created'] }),
+    status: Type.Unsafe<MessageStatus>(
+      Type.String({
+        enum: [...MESSAGE_STATUSES],
+        description: 'pending (attempts to come), delivered (a 2xx came) or failed (every attempt failed)',
+      }),
+    ),
+    attempts: Type.Integer({ description: 'Attempts made so far, resends included' }),
+    nextAttemptAt: Nullable(Timestamp('When the next attempt is due; null unless pending')),
+    createdAt: Timestamp('When the event was recorded (UTC)'),
+    deliveredAt: Nullable(Timestamp('When a 2xx answer was recorded')),
+  },
+  { description: 'One event for one subscription' },
+);
+
+const AttemptSchema = Type.Object({
+  attempt: Type.Integer({ description: '1 for the first; numbering goes on across resends' }),
+  startedAt: Timestamp('When the request started (UTC)'),
+  durationMs: Type.Integer({ description: 'Connect, send and response, in milliseconds' }),
+  statusCode: Nullable(Type.Integer({ description: 'The HTTP status; null when no response came' })),
+  error: Nullable(Type.String({ description: 'Why no response came: timeout, refused connection, TLS, address…' })),
+  responseBody: Nullable(Type.String({ description: 'The first 4 KiB of the response body' })),
+  succeeded: Type.Boolean({ description: 'A 2xx within WEBHOOK_TIMEOUT_MS' }),
+});
+
+const SubscriptionParams = Type.Object({ subscriptionId: Uuid('The subscription') });
+const MessageParams = Type.Object({ subscriptionId: Uuid('The subscription'), messageId: MessageId });
+
+const MessageListQuery = Type.Object({
+  status: Type.Optional(Type.String({ enum: [...MESSAGE_STATUSES], description: 'Only messages in this status' })),
+  ...pageQueryProperties(['createdAt']),
+});
+
+export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
+  app.get(
+    '/v1/subscriptions/:subscriptionId/messages',
+    {
+      config,
+      preValidation: splitCommaLists,
+      schema: {
+        operationId: 'listSubscriptionMessages',
+        summary: 'List the messages sent to a subscription',
+        description: 'One message per event sent to the subscription, oldest first; id breaks ties.',
+        tags,
+        params: SubscriptionParams,
+        querystring: MessageListQuery,
+        response: {
+          200: Type.Object({ data: Type.Array(MessageSchema), pagination: PageInfoSchema }),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request) => {
+      const { subscriptionId } = request.params;
+      const status = (request.query.status as MessageStatus | undefined) ?? null;
+      const page = parsePageRequest(request, {
+        resource: 'subscription-messages',
+        filters: { subscriptionId, status },
+        defaultSort: [{ key: 'createdAt', order: 'ASC' }],
+        columns: MESSAGE_SORT_COLUMNS,
+      });
+      const result = await operations.listMessages(db, request.principal, subscriptionId, status, page);
+      return { data: result.rows, pagination: toPageInfo(result, page) };
+    },
+  );
+
+  app.get(
+    '/v1/subscriptions/:subscriptionId/messages/:messageId/attempts',
+    {
+      config,
+      schema: {
+        operationId: 'listMessageAttempts',
+        summary: 'List the delivery attempts of a message',
+        tags,
+        params: MessageParams,
+        response: { 200: Type.Object({ data: Type.Array(AttemptSchema) }), ...errorResponses(404) },
+      },
+    },
+    async (request) => ({
+      data: await operations.listAttempts(
+        db,
+        request.principal,
+        request.params.subscriptionId,
+        request.params.messageId,
+      ),
+    }),
+  );
+
+  app.post(
+    '/v1/subscriptions/:subscriptionId/messages/:messageId(^[^:/]+)::resend',
+    {
+      config,
+      schema: {
+        operationId: 'resendMessage',
+        summary: 'Send a message again',
+        description:
+          'Puts the message (in any status) back in the queue, due at once and with the whole retry schedule ahead of it. It keeps its webhook-id; attempt numbers go on from the last.',
+        tags,
+        params: MessageParams,
+        response: { 202: Type.Object({ data: MessageSchema }, { description: 'Queued' }), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const { subscriptionId, messageId } = request.params;
+      const message = await operations.resendMessage(db, request.principal, subscriptionId, messageId);
+      return reply.status(202).send({ data: message });
+    },
+  );
+}

@@ -1,0 +1,110 @@
+// SQL of the delivery log (decisions §6.1): a subscription's messages, their attempts, and resend.
+// Callers check first that the subscription is the caller's; every statement is also scoped to it.
+import type { Queryable } from '../db/database.ts';
+import type { SortColumn } from '../db/keyset.ts';
+import { fetchPage, type Page, type PageQuerySpec } from '../db/keyset-page.ts';
+import { EVENTS_CHANNEL } from './record-event.ts';
+
+export const MESSAGE_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export const MESSAGE_SORT_COLUMNS: Record<string, SortColumn> = {
+  createdAt: { sql: 'm.created_at', type: 'timestamptz' },
+  id: { sql: 'm.id', type: 'text' },
+};
+
+export interface MessageView {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: MessageStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+export interface AttemptView {
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+  succeeded: boolean;
+}
+
+const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+const MESSAGE_COLUMNS = `m.id, m.event_id AS "eventId", e.event_type AS "eventType", m.status, m.attempts,
+  CASE WHEN m.status = 'pending' THEN ${utc('m.next_attempt_at')} END AS "nextAttemptAt",
+  ${utc('m.created_at')} AS "createdAt", ${utc('m.delivered_at')} AS "deliveredAt"`;
+const MESSAGE_FROM = 'messages m JOIN events e ON e.id = m.event_id';
+
+export async function subscriptionIsOwned(db: Queryable, subscriptionId: string, owner: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM subscriptions WHERE id = $1 AND owner = $2', [subscriptionId, owner]);
+  return rows.length > 0;
+}
+
+export type PagePosition = Pick<PageQuerySpec, 'sort' | 'limit' | 'offset' | 'after' | 'before'>;
+
+export async function listMessages(
+  db: Queryable,
+  subscriptionId: string,
+  status: MessageStatus | null,
+  position: PagePosition,
+): Promise<Page<MessageView>> {
+  return fetchPage<MessageView>(db, {
+    select: MESSAGE_COLUMNS,
+    from: MESSAGE_FROM,
+    filter: (params) => {
+      const conditions = [`m.subscription_id = ${params.add(subscriptionId)}`];
+      if (status !== null) conditions.push(`m.status = ${params.add(status)}`);
+      return conditions;
+    },
+    columns: MESSAGE_SORT_COLUMNS,
+    ...position,
+  });
+}
+
+export async function findMessage(
+  db: Queryable,
+  subscriptionId: string,
+  messageId: string,
+): Promise<MessageView | undefined> {
+  const [row] = await db.query<MessageView>(
+    `SELECT ${MESSAGE_COLUMNS} FROM ${MESSAGE_FROM} WHERE m.id = $1 AND m.subscription_id = $2`,
+    [messageId, subscriptionId],
+  );
+  return row;
+}
+
+export async function listAttempts(db: Queryable, messageId: string): Promise<AttemptView[]> {
+  return db.query<AttemptView>(
+    `SELECT attempt, ${utc('started_at')} AS "startedAt", duration_ms AS "durationMs", status_code AS "statusCode",
+       error, response_body AS "responseBody", succeeded
+     FROM message_attempts WHERE message_id = $1 ORDER BY attempt`,
+    [messageId],
+  );
+}
+
+/**
+ * Puts the message back in the queue, due now, on a fresh schedule: its attempts so far become the
+ * base the schedule counts from (migration 0008), so attempt numbers keep rising. Wakes the workers.
+ * Undefined when the subscription has no such message.
+ */
+export async function resendMessage(
+  tx: Queryable,
+  subscriptionId: string,
+  messageId: string,
+): Promise<MessageView | undefined> {
+  const updated = await tx.query(
+    `UPDATE messages SET status = 'pending', next_attempt_at = now(), schedule_base = attempts,
+       delivered_at = NULL, updated_at = now()
+     WHERE id = $1 AND subscription_id = $2 RETURNING id`,
+    [messageId, subscriptionId],
+  );
+  if (updated.length === 0) return undefined;
+  await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, messageId]);
+  return findMessage(tx, subscriptionId, messageId);
+}

@@ -1,0 +1,52 @@
+// What the delivery log API does (decisions §6.1), one function per operation. A subscription is
+// visible to its owner only: another client's is answered like a missing one.
+import type { Principal } from '../auth/principal.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import type { Page } from '../db/keyset-page.ts';
+import { ApiError } from '../http/problem.ts';
+import { ownerOf } from '../subscriptions/operations.ts';
+import * as store from './delivery-log-store.ts';
+
+async function assertOwnSubscription(db: Queryable, principal: Principal, subscriptionId: string): Promise<void> {
+  if (!(await store.subscriptionIsOwned(db, subscriptionId, ownerOf(principal)))) {
+    throw new ApiError('SUBSCRIPTION_NOT_FOUND', `No subscription ${subscriptionId}`);
+  }
+}
+
+const messageNotFound = (messageId: string) => new ApiError('MESSAGE_NOT_FOUND', `No message ${messageId}`);
+
+export async function listMessages(
+  db: Database,
+  principal: Principal,
+  subscriptionId: string,
+  status: store.MessageStatus | null,
+  position: store.PagePosition,
+): Promise<Page<store.MessageView>> {
+  await assertOwnSubscription(db, principal, subscriptionId);
+  return store.listMessages(db, subscriptionId, status, position);
+}
+
+/** Every attempt of a message, first first. */
+export async function listAttempts(
+  db: Database,
+  principal: Principal,
+  subscriptionId: string,
+  messageId: string,
+): Promise<store.AttemptView[]> {
+  await assertOwnSubscription(db, principal, subscriptionId);
+  if (!(await store.findMessage(db, subscriptionId, messageId))) throw messageNotFound(messageId);
+  return store.listAttempts(db, messageId);
+}
+
+/** 202: the message is sent again now (same webhook-id), with the whole schedule ahead of it. */
+export async function resendMessage(
+  db: Database,
+  principal: Principal,
+  subscriptionId: string,
+  messageId: string,
+): Promise<store.MessageView> {
+  await assertOwnSubscription(db, principal, subscriptionId);
+  const message = await db.transaction((tx) => store.resendMessage(tx, subscriptionId, messageId));
+  if (!message) throw messageNotFound(messageId);
+  return message;
+}

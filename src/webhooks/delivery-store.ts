@@ -1,0 +1,164 @@
+// The delivery queue's SQL (decisions §6.3, migration 0007's comments). Work is claimed with
+// FOR UPDATE SKIP LOCKED and a lease, and an attempt is recorded only by its lease holder, guarded
+// by the attempt count it started from, so a worker that lost its lease records nothing.
+import type { Queryable } from '../db/database.ts';
+import type { Notification } from './send-notification.ts';
+
+export interface ClaimedMessage extends Notification {
+  subscriptionId: string;
+  /** Attempts made before this one; the guard of its record. */
+  attempts: number;
+}
+
+export interface ClaimOptions {
+  workerId: string;
+  leaseMs: number;
+  limit: number;
+  /** Subscriptions at their concurrency cap in this process: none of their messages is claimed. */
+  excludedSubscriptions: readonly string[];
+}
+
+interface ClaimedRow {
+  messageId: string;
+  subscriptionId: string;
+  attempts: number;
+  endpointUrl: string;
+  eventId: string;
+  eventType: string;
+  data: unknown;
+  secrets: string[];
+  basicUsername: string | null;
+  basicPassword: string | null;
+  customHeaders: Record<string, string> | null;
+}
+
+// A message is due when pending, its time has come and no live lease holds it.
+const DUE = `status = 'pending' AND next_attempt_at <= now() AND (leased_until IS NULL OR leased_until < now())`;
+
+/** Leases up to `limit` due messages, earliest first, with what sending them needs. */
+export async function claimDueMessages(db: Queryable, options: ClaimOptions): Promise<ClaimedMessage[]> {
+  const rows = await db.query<ClaimedRow>(
+    `WITH due AS (
+       SELECT id FROM messages
+       WHERE ${DUE} AND subscription_id <> ALL($3::uuid[])
+       ORDER BY next_attempt_at LIMIT $4
+       FOR UPDATE SKIP LOCKED
+     ), claimed AS (
+       UPDATE messages m SET leased_until = now() + $2 * interval '1 millisecond', leased_by = $1
+       FROM due WHERE m.id = due.id
+       RETURNING m.id, m.subscription_id, m.event_id, m.attempts
+     )
+     SELECT c.id AS "messageId", c.subscription_id AS "subscriptionId", c.attempts,
+       s.endpoint_url AS "endpointUrl", s.custom_headers AS "customHeaders",
+       s.basic_username AS "basicUsername", s.basic_password AS "basicPassword",
+       e.id AS "eventId", e.event_type AS "eventType", e.data,
+       ARRAY(SELECT k.secret FROM subscription_secrets k
+             WHERE k.subscription_id = s.id AND (k.expires_at IS NULL OR k.expires_at > now())
+             ORDER BY k.created_at DESC) AS secrets
+     FROM claimed c JOIN events e ON e.id = c.event_id JOIN subscriptions s ON s.id = c.subscription_id`,
+    [options.workerId, options.leaseMs, options.excludedSubscriptions, options.limit],
+  );
+  return rows.map((row) => ({
+    messageId: row.messageId,
+    subscriptionId: row.subscriptionId,
+    attempts: row.attempts,
+    endpointUrl: row.endpointUrl,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    data: row.data,
+    secrets: row.secrets,
+    customHeaders: row.customHeaders ?? {},
+    ...(row.basicUsername !== null &&
+      row.basicPassword !== null && { basicAuth: { username: row.basicUsername, password: row.basicPassword } }),
+  }));
+}
+
+/** Gives claimed messages back at once (claimed beyond a subscription's cap). */
+export async function releaseMessages(db: Queryable, workerId: string, messageIds: readonly string[]): Promise<void> {
+  await db.query(
+    `UPDATE messages SET leased_until = NULL, leased_by = NULL
+     WHERE id = ANY($1::text[]) AND leased_by = $2 AND status = 'pending'`,
+    [messageIds, workerId],
+  );
+}
+
+export interface AttemptRecord {
+  messageId: string;
+  workerId: string;
+  /** The message's attempts when it was claimed. */
+  expectedAttempts: number;
+  succeeded: boolean;
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+  startedAt: Date;
+  durationMs: number;
+  /** WEBHOOK_RETRY_SCHEDULE in milliseconds: the waits after the 1st, 2nd, … failure of a round. */
+  scheduleMs: readonly number[];
+}
+
+export interface RecordedAttempt {
+  attempt: number;
+  status: 'pending' | 'delivered' | 'failed';
+}
+
+/**
+ * Stores an attempt and moves its message on, in one statement (so one transaction): delivered on
+ * success; else failed after 1 + schedule length attempts in this round (a resend starts a round,
+ * see schedule_base), else pending again at now() + the round's next wait. Answers undefined, and
+ * stores nothing, when the lease was lost (another worker holds the message or recorded it).
+ */
+export async function recordAttempt(db: Queryable, record: AttemptRecord): Promise<RecordedAttempt | undefined> {
+  const [row] = await db.query<RecordedAttempt>(
+    `WITH updated AS (
+       UPDATE messages SET
+         attempts = attempts + 1,
+         status = CASE WHEN $4::boolean THEN 'delivered'
+                       WHEN attempts + 1 - schedule_base >= cardinality($10::int[]) + 1 THEN 'failed'
+                       ELSE 'pending' END,
+         delivered_at = CASE WHEN $4 THEN now() ELSE delivered_at END,
+         next_attempt_at = CASE WHEN $4 OR attempts + 1 - schedule_base >= cardinality($10::int[]) + 1
+                                THEN next_attempt_at
+                                ELSE now() + ($10::int[])[attempts + 1 - schedule_base] * interval '1 millisecond' END,
+         leased_until = NULL, leased_by = NULL, updated_at = now()
+       WHERE id = $1 AND leased_by = $2 AND attempts = $3 AND status = 'pending'
+       RETURNING id, attempts, status
+     )
+     INSERT INTO message_attempts
+       (message_id, attempt, started_at, duration_ms, status_code, error, response_body, succeeded)
+     SELECT id, attempts, $5::timestamptz, $6::int, $7::int, $8::text, $9::text, $4::boolean FROM updated
+     RETURNING attempt, (SELECT status FROM updated) AS status`,
+    [
+      record.messageId,
+      record.workerId,
+      record.expectedAttempts,
+      record.succeeded,
+      record.startedAt.toISOString(),
+      record.durationMs,
+      record.statusCode,
+      record.error,
+      record.responseBody,
+      record.scheduleMs,
+    ],
+  );
+  return row;
+}
+
+/**
+ * Milliseconds until the earliest pending message that is not leased and not of an excluded
+ * subscription falls due (0 when one is due already), or undefined when there is none.
+ */
+export async function millisUntilNextDue(
+  db: Queryable,
+  excludedSubscriptions: readonly string[],
+): Promise<number | undefined> {
+  const [row] = await db.query<{ ms: number }>(
+    `SELECT GREATEST(0, ceil(extract(epoch FROM next_attempt_at - now()) * 1000))::float8 AS ms
+     FROM messages
+     WHERE status = 'pending' AND (leased_until IS NULL OR leased_until < now())
+       AND subscription_id <> ALL($1::uuid[])
+     ORDER BY next_attempt_at LIMIT 1`,
+    [excludedSubscriptions],
+  );
+  return row?.ms;
+}

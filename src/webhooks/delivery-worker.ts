@@ -1,0 +1,188 @@
+// The delivery worker (decisions §6.3): claims due messages, sends them, records every attempt.
+// It wakes on the events channel (an event committed), on a timer set for the earliest scheduled
+// retry, when an attempt ends (a slot freed), and on a slow poll that catches missed notifications
+// and expired leases of dead workers. Several workers, in one process or many, share the queue.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import {
+  type ClaimedMessage,
+  claimDueMessages,
+  millisUntilNextDue,
+  type RecordedAttempt,
+  recordAttempt,
+  releaseMessages,
+} from './delivery-store.ts';
+import { EVENTS_CHANNEL } from './record-event.ts';
+import { type AttemptOutcome, createNotificationSender } from './send-notification.ts';
+
+export interface DeliveryWorkerOptions {
+  db: Database;
+  config: Pick<Config, 'webhookRetrySchedule' | 'webhookTimeoutMs' | 'webhookAllowPrivateTargets'>;
+  logger: Logger;
+  /** Names this process's leases; unique per process. */
+  workerId?: string;
+  /** Attempts in flight at once in this worker. */
+  concurrency?: number;
+  /** Attempts in flight at once to one subscription, so one slow endpoint cannot take every slot. */
+  perEndpointConcurrency?: number;
+  /** How long a claim holds a message; past it, another worker may retry it. Default: timeout + 30 s. */
+  leaseMs?: number;
+  /** The fallback poll, for notifications missed while a connection was down. */
+  pollIntervalMs?: number;
+  /** Called after each attempt is recorded (tests and metrics); `recorded` is undefined when the lease was lost. */
+  onAttempt?: (attempt: AttemptReport) => void;
+}
+
+export interface AttemptReport {
+  messageId: string;
+  subscriptionId: string;
+  outcome: AttemptOutcome;
+  recorded: RecordedAttempt | undefined;
+}
+
+export interface DeliveryWorker {
+  readonly workerId: string;
+  /** Stops claiming, waits for the attempts in flight to be recorded, and lets go of the database. */
+  stop(): Promise<void>;
+}
+
+const CLAIM_BATCH = 16;
+// Passes in a row while every claim came back full; then the next pass waits for a wake-up.
+const MAX_CLAIMS_PER_PASS = 64;
+
+export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promise<DeliveryWorker> {
+  const { db, config, logger } = options;
+  const workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const concurrency = options.concurrency ?? 64;
+  const perEndpoint = options.perEndpointConcurrency ?? 8;
+  const leaseMs = options.leaseMs ?? config.webhookTimeoutMs + 30_000;
+  const log = logger.child({ workerId });
+  const sender = createNotificationSender({
+    timeoutMs: config.webhookTimeoutMs,
+    allowPrivateTargets: config.webhookAllowPrivateTargets,
+  });
+
+  const inFlight = new Set<Promise<void>>();
+  const perSubscription = new Map<string, number>();
+  let stopping = false;
+  let passRunning: Promise<void> | undefined;
+  let wakeAgain = false;
+  let dueTimer: NodeJS.Timeout | undefined;
+
+  const saturated = () => [...perSubscription].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
+
+  /** Runs a claim pass now, or right after the one running. */
+  function wake(): void {
+    if (stopping) return;
+    if (passRunning) {
+      wakeAgain = true;
+      return;
+    }
+    passRunning = pass()
+      .catch((error: unknown) => log.error({ err: error }, 'delivery claim failed; retrying on the next poll'))
+      .finally(() => {
+        passRunning = undefined;
+        if (wakeAgain) {
+          wakeAgain = false;
+          setImmediate(wake);
+        }
+      });
+  }
+
+  async function pass(): Promise<void> {
+    for (let i = 0; i < MAX_CLAIMS_PER_PASS && !stopping; i++) {
+      const free = concurrency - inFlight.size;
+      if (free <= 0) return; // an attempt ending wakes the worker
+      const limit = Math.min(CLAIM_BATCH, free);
+      const claimed = await claimDueMessages(db, { workerId, leaseMs, limit, excludedSubscriptions: saturated() });
+      const excess: string[] = [];
+      for (const message of claimed) {
+        const busy = perSubscription.get(message.subscriptionId) ?? 0;
+        if (busy >= perEndpoint || stopping) excess.push(message.messageId);
+        else start(message);
+      }
+      if (excess.length > 0) await releaseMessages(db, workerId, excess);
+      if (claimed.length < limit) break;
+    }
+    await scheduleNextDue();
+  }
+
+  /** Sets the timer for the earliest retry that is not yet due, so short waits fire on time. */
+  async function scheduleNextDue(): Promise<void> {
+    if (stopping || inFlight.size >= concurrency) return;
+    const ms = await millisUntilNextDue(db, saturated());
+    clearTimeout(dueTimer);
+    dueTimer = undefined;
+    if (ms === undefined || stopping) return;
+    // Something due but not claimed is held by another worker's lock, or waits for a slot here:
+    // look again soon rather than spin.
+    dueTimer = setTimeout(wake, Math.max(ms, 5));
+    dueTimer.unref();
+  }
+
+  function start(message: ClaimedMessage): void {
+    perSubscription.set(message.subscriptionId, (perSubscription.get(message.subscriptionId) ?? 0) + 1);
+    const attempt = deliver(message).finally(() => {
+      inFlight.delete(attempt);
+      const left = (perSubscription.get(message.subscriptionId) ?? 1) - 1;
+      if (left > 0) perSubscription.set(message.subscriptionId, left);
+      else perSubscription.delete(message.subscriptionId);
+      wake();
+    });
+    inFlight.add(attempt);
+  }
+
+  async function deliver(message: ClaimedMessage): Promise<void> {
+    const context = { messageId: message.messageId, subscriptionId: message.subscriptionId };
+    try {
+      const outcome = await sender.send(message);
+      const recorded = await recordAttempt(db, {
+        messageId: message.messageId,
+        workerId,
+        expectedAttempts: message.attempts,
+        ...outcome,
+        scheduleMs: config.webhookRetrySchedule,
+      });
+      const fields = {
+        ...context,
+        attempt: recorded?.attempt ?? message.attempts + 1,
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+        durationMs: outcome.durationMs,
+      };
+      if (!recorded) log.warn(fields, 'delivery lease lost; the attempt was not recorded');
+      else if (recorded.status === 'failed') log.warn(fields, 'message failed: no attempts left');
+      else if (!outcome.succeeded) log.info(fields, 'delivery attempt failed');
+      else log.debug(fields, 'message delivered');
+      options.onAttempt?.({ ...context, outcome, recorded });
+    } catch (error) {
+      // Unrecorded: the lease runs out and the message is sent again with the same webhook-id.
+      log.error({ ...context, err: error }, 'recording a delivery attempt failed');
+    }
+  }
+
+  const unlisten = await db.listen(EVENTS_CHANNEL, wake);
+  const poll = setInterval(wake, options.pollIntervalMs ?? 1000);
+  poll.unref();
+  log.info({ concurrency, perEndpointConcurrency: perEndpoint }, 'delivery worker started');
+  wake();
+
+  return {
+    workerId,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      clearInterval(poll);
+      clearTimeout(dueTimer);
+      await unlisten().catch(() => {});
+      await passRunning;
+      // Each attempt is bounded by WEBHOOK_TIMEOUT_MS, then recorded.
+      await Promise.all(inFlight);
+      await sender.close();
+      log.info('delivery worker stopped');
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { mintToken } from '../../src/auth/mint-token.ts';
+import { type Served, startServe } from './processes.ts';
+import { basic, type CredentialsApp, startCredentialsApp } from './support.ts';
+
+const json = { 'content-type': 'application/json' };
+const WINDOW_MS = 1000;
+
+describe('rate limits per credential', () => {
+  let t: CredentialsApp;
+  before(async () => {
+    t = await startCredentialsApp({
+      rateLimits: { max: 3, windowMs: WINDOW_MS, authFailureMax: 0, authFailureWindowMs: 1000 },
+    });
+  });
+  after(() => t.close());
+
+  const search = (companyId: string, authorization: string) =>
+    t.request('POST', '/v1-beta/accounts:search', { headers: { ...json, authorization }, body: { companyId } });
+
+  it('answers 429 with Retry-After and RateLimit headers at the configured count, per credential, then resets', async () => {
+    const { client, apiKeyValue } = await t.createClient();
+    const company = client.companies[0] as string;
+    // The window starts with the first request's count, before this is set.
+    let windowStartedBy = 0;
+    for (const remaining of [2, 1, 0]) {
+      const response = await search(company, `Bearer ${apiKeyValue}`);
+      windowStartedBy ||= Date.now();
+      assert.equal(response.status, 200);
+      assert.equal(response.headers['ratelimit-limit'], '3');
+      assert.equal(response.headers['ratelimit-remaining'], String(remaining));
+      assert.equal(response.headers['ratelimit-policy'], '3;w=1');
+    }
+    // The same key as Basic is the same credential.
+    const limited = await search(company, basic(apiKeyValue, ''));
+    assert.equal(limited.status, 429, limited.text);
+    assert.equal(limited.body.type, 'TOO_MANY_REQUESTS');
+    assert.equal(limited.headers['retry-after'], '1');
+    assert.equal(limited.headers['ratelimit-remaining'], '0');
+
+    // Another credential (a token of another client) has its own budget.
+    const other = await t.createClient();
+    const token = (
+      await t.token({ grant_type: 'client_credentials', client_id: other.client.id, client_secret: other.clientSecret })
+    ).body.access_token;
+    assert.equal((await search(other.client.companies[0] as string, `Bearer ${token}`)).status, 200);
+
+    // The window is fixed: it ends WINDOW_MS after the first request.
+    await sleep(Math.max(0, windowStartedBy + WINDOW_MS - Date.now()) + 5);
+    const again = await search(company, `Bearer ${apiKeyValue}`);
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.headers['ratelimit-remaining'], '2');
+  });
+});
+
+describe('rate limit of failed authentications per client address', () => {
+  let t: CredentialsApp;
+  before(async () => {
+    t = await startCredentialsApp({
+      rateLimits: { max: 0, windowMs: 1000, authFailureMax: 3, authFailureWindowMs: 60_000 },
+    });
+  });
+  after(() => t.close());
+
+  it('refuses every attempt from the address with 429 after the configured failures, at the API and the token endpoint', async () => {
+    const { client, clientSecret, apiKeyValue } = await t.createClient();
+    const company = client.companies[0] as string;
+    const call = (authorization: string) =>
+      t.request('POST', '/v1-beta/accounts:search', {
+        headers: { ...json, authorization },
+        body: { companyId: company },
+      });
+    assert.equal((await call(`Bearer ${apiKeyValue}`)).status, 200, 'successes are not counted');
+    assert.equal((await call('Bearer not.a.jwt')).status, 401);
+    assert.equal((await call(basic(apiKeyValue, 'x'))).status, 401);
+    const wrongSecret = await t.token({ grant_type: 'client_credentials', client_id: client.id, client_secret: 'x' });
+    assert.equal(wrongSecret.status, 401);
+    // Three failures: the address is blocked, even with good credentials.
+    const blocked = await call(`Bearer ${apiKeyValue}`);
+    assert.equal(blocked.status, 429);
+    assert.equal(blocked.body.type, 'TOO_MANY_REQUESTS');
+    assert.ok(Number(blocked.headers['retry-after']) > 0);
+    const tokenBlocked = await t.token({
+      grant_type: 'client_credentials',
+      client_id: client.id,
+      client_secret: clientSecret,
+    });
+    assert.equal(tokenBlocked.status, 429);
+    assert.ok(t.logs.join('').includes('"status":429'));
+  });
+});
+
+describe('rate limits shared between two processes through Redis', () => {
+  const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+  const secret = `shared-secret-${randomUUID()}`;
+  const servers: Served[] = [];
+  before(async () => {
+    const env = {
+      DATA_DIR: 'memory',
+      DATABASE_URL: '',
+      AUTH_JWT_SECRET: secret,
+      REDIS_URL,
+      RATE_LIMIT_MAX: '4',
+      RATE_LIMIT_WINDOW: '1m',
+      AUTH_FAILURE_LIMIT_MAX: '0',
+    };
+    servers.push(...(await Promise.all([startServe(env), startServe(env)])));
+  });
+  after(() => Promise.all(servers.map((s) => s.stop())));
+
+  it('counts one credential’s requests to either process against one limit', async () => {
+    const company = randomUUID();
+    // A new subject each run: its counter in Redis is new.
+    const token = await mintToken(secret, { subject: randomUUID(), companies: [company], scope: 'accounts:read' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const server = servers[i % 2] as Served;
+      const response = await fetch(`${server.url}/v1-beta/accounts:search`, {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${token}` },
+        body: JSON.stringify({ companyId: company }),
+      });
+      statuses.push(response.status);
+      await response.arrayBuffer();
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
+  });
+});

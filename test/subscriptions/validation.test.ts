@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../support/harness.ts';
+import { createSubscription, EVENT_TYPE, errorPaths, subscriptionBody } from './fixtures.ts';
+
+let t: TestApp;
+let token: string;
+before(async () => {
+  t = await startTestApp();
+  token = await t.token();
+});
+after(() => t.close());
+
+const post = (body: unknown) => t.request('POST', '/v1/subscriptions', { token, body });
+const basic = { type: 'BASIC', credentials: { username: 'user', password: 'pass' } };
+
+/** Each case: the request fields, and the JSON pointers its 400 must name. */
+async function assertInvalid(cases: [Record<string, unknown>, string[]][]) {
+  for (const [fields, paths] of cases) {
+    const response = await post(subscriptionBody(fields));
+    assert.deepEqual(errorPaths(response), paths, `${JSON.stringify(fields)}: ${response.text}`);
+    assert.equal(response.body.type, 'VALIDATION_FAILED');
+  }
+}
+
+describe('subscription request validation', () => {
+  it('status is ACTIVE or INACTIVE, ACTIVE by default', async () => {
+    await assertInvalid([
+      [{ status: 'PAUSED' }, ['/status']],
+      [{ status: 'active' }, ['/status']],
+      [{ status: null }, ['/status']],
+    ]);
+    assert.equal((await createSubscription(t, token)).data.status, 'ACTIVE');
+    assert.equal((await createSubscription(t, token, { status: 'INACTIVE' })).data.status, 'INACTIVE');
+  });
+
+  it('eventTypes is a non-empty list of distinct known types', async () => {
+    const missing = await post({ endpointUrl: 'https://example.com/hook' });
+    assert.deepEqual(errorPaths(missing), ['/eventTypes']);
+    await assertInvalid([
+      [{ eventTypes: [] }, ['/eventTypes']],
+      [{ eventTypes: EVENT_TYPE }, ['/eventTypes']],
+      [{ eventTypes: [EVENT_TYPE, EVENT_TYPE] }, ['/eventTypes']],
+      [{ eventTypes: [EVENT_TYPE, 'v1.export-job.deleted'] }, ['/eventTypes/1']],
+      [{ eventTypes: ['export-job.created', 'V1.EXPORT-JOB.CREATED'] }, ['/eventTypes/0', '/eventTypes/1']],
+      [{ eventTypes: [42] }, ['/eventTypes/0']],
+    ]);
+  });
+
+  it('endpointUrl is an absolute URL of at most 2048 characters, without credentials', async () => {
+    const missing = await post({ eventTypes: [EVENT_TYPE] });
+    assert.deepEqual(errorPaths(missing), ['/endpointUrl']);
+    const base = 'https://example.com/';
+    await assertInvalid([
+      [{ endpointUrl: '' }, ['/endpointUrl']],
+      [{ endpointUrl: 'example.com/hook' }, ['/endpointUrl']],
+      [{ endpointUrl: 'ftp://example.com/hook' }, ['/endpointUrl']],
+      [{ endpointUrl: 'https://user:pass@example.com/hook' }, ['/endpointUrl']],
+      [{ endpointUrl: base + 'a'.repeat(2049 - base.length) }, ['/endpointUrl']],
+    ]);
+    const longest = base + 'a'.repeat(2048 - base.length);
+    assert.equal((await createSubscription(t, token, { endpointUrl: longest })).data.endpointUrl, longest);
+  });
+
+  it('customHeaders: at most 20, valid names, none the delivery sets itself', async () => {
+    const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`x-h${i}`, 'v']));
+    await assertInvalid([
+      [{ customHeaders: many(21) }, ['/customHeaders']],
+      [{ customHeaders: { 'bad header': 'v' } }, ['/customHeaders/bad header']],
+      [{ customHeaders: { 'x-é': 'v', '': 'v' } }, ['/customHeaders/', '/customHeaders/x-é']],
+      [{ customHeaders: { 'a/b': 'v' } }, ['/customHeaders/a~1b']],
+      [
+        { customHeaders: { 'webhook-id': 'v', 'Webhook-Signature': 'v' } },
+        ['/customHeaders/Webhook-Signature', '/customHeaders/webhook-id'],
+      ],
+      [
+        { customHeaders: { HOST: 'v', 'Content-Length': '1', 'transfer-encoding': 'chunked', Connection: 'close' } },
+        [
+          '/customHeaders/Connection',
+          '/customHeaders/Content-Length',
+          '/customHeaders/HOST',
+          '/customHeaders/transfer-encoding',
+        ],
+      ],
+      [{ customHeaders: { 'X-Key': 'a', 'x-key': 'b' } }, ['/customHeaders/x-key']],
+      [{ customHeaders: { 'x-key': 1 } }, ['/customHeaders/x-key']],
+      [{ customHeaders: [] }, ['/customHeaders']],
+    ]);
+    const twenty = many(20);
+    assert.deepEqual((await createSubscription(t, token, { customHeaders: twenty })).data.customHeaders, twenty);
+  });
+
+  it('customHeaders: values without CR or LF, at most 1024 characters', async () => {
+    await assertInvalid([
+      [{ customHeaders: { 'x-a': 'one\r\nx-injected: yes' } }, ['/customHeaders/x-a']],
+      [{ customHeaders: { 'x-a': 'line\nbreak' } }, ['/customHeaders/x-a']],
+      [{ customHeaders: { 'x-a': 'nul\u0000' } }, ['/customHeaders/x-a']],
+      [{ customHeaders: { 'x-a': 'a'.repeat(1025) } }, ['/customHeaders/x-a']],
+      [{ customHeaders: { 'x-a': 'emoji 🙂' } }, ['/customHeaders/x-a']],
+    ]);
+    const headers = { 'x-a': 'a'.repeat(1024), 'x-b': '', 'x-c': 'tab\tand space, café' };
+    assert.deepEqual((await createSubscription(t, token, { customHeaders: headers })).data.customHeaders, headers);
+  });
+
+  it('customHeaders may set content-type, user-agent and authorization, but not authorization with BASIC', async () => {
+    const headers = { 'Content-Type': 'application/json', 'User-Agent': 'their-agent', Authorization: 'Bearer abc' };
+    const created = await createSubscription(t, token, { customHeaders: headers });
+    assert.deepEqual(created.customHeaders, headers);
+    await assertInvalid([
+      [{ customHeaders: { Authorization: 'Bearer abc' }, endpointAuth: basic }, ['/customHeaders/Authorization']],
+      [{ customHeaders: { authorization: 'Bearer abc' }, endpointAuth: basic }, ['/customHeaders/authorization']],
+    ]);
+    const withBasic = await createSubscription(t, token, { customHeaders: { 'x-key': 'k' }, endpointAuth: basic });
+    assert.deepEqual(withBasic.endpointAuth, { type: 'BASIC' });
+  });
+
+  it('endpointAuth is NONE without credentials or BASIC with a username and password', async () => {
+    await assertInvalid([
+      [{ endpointAuth: { type: 'BEARER' } }, ['/endpointAuth/type']],
+      [{ endpointAuth: { type: 'BASIC' } }, ['/endpointAuth/credentials']],
+      [{ endpointAuth: { type: 'NONE', credentials: basic.credentials } }, ['/endpointAuth/credentials']],
+      [{ endpointAuth: { credentials: basic.credentials } }, ['/endpointAuth/credentials']],
+      [{ endpointAuth: { type: 'BASIC', credentials: { username: 'u' } } }, ['/endpointAuth/credentials/password']],
+      [
+        { endpointAuth: { type: 'BASIC', credentials: { username: 'a:b', password: 'p\r\n' } } },
+        ['/endpointAuth/credentials/password', '/endpointAuth/credentials/username'],
+      ],
+      [
+        { endpointAuth: { type: 'BASIC', credentials: { username: '', password: 'p' } } },
+        ['/endpointAuth/credentials/username'],
+      ],
+    ]);
+    assert.deepEqual((await createSubscription(t, token, { endpointAuth: {} })).endpointAuth, { type: 'NONE' });
+    assert.deepEqual((await createSubscription(t, token, { endpointAuth: { type: 'NONE' } })).endpointAuth, {
+      type: 'NONE',
+    });
+  });
+
+  it('lists every invalid field at once, and checks the body before the scopes', async () => {
+    const response = await t.request('POST', '/v1/subscriptions', {
+      token: await t.token({ scopes: [] }),
+      body: {
+        status: 'ON',
+        eventTypes: ['v9.unknown'],
+        endpointUrl: 'not a url',
+        customHeaders: { host: 'x' },
+        endpointAuth: { type: 'BASIC' },
+      },
+    });
+    assert.deepEqual(errorPaths(response), ['/status']);
+    const domain = await t.request('POST', '/v1/subscriptions', {
+      token: await t.token({ scopes: [] }),
+      body: {
+        eventTypes: ['v9.unknown'],
+        endpointUrl: 'not a url',
+        customHeaders: { host: 'x' },
+        endpointAuth: { type: 'BASIC' },
+      },
+    });
+    assert.deepEqual(errorPaths(domain), [
+      '/customHeaders/host',
+      '/endpointAuth/credentials',
+      '/endpointUrl',
+      '/eventTypes/0',
+    ]);
+  });
+
+  it('accepts http and local endpoints while private targets are allowed (the test default)', async () => {
+    const local = await createSubscription(t, token, { endpointUrl: 'http://127.0.0.1:9999/hook' });
+    assert.equal(local.data.endpointUrl, 'http://127.0.0.1:9999/hook');
+  });
+});
+
+describe('subscription endpoints with WEBHOOK_ALLOW_PRIVATE_TARGETS=false', () => {
+  let strict: TestApp;
+  before(async () => {
+    strict = await startTestApp({ webhookAllowPrivateTargets: false });
+  });
+  after(() => strict.close());
+
+  it('refuses http and private or local addresses on create and update; accepts public https', async () => {
+    const as = await strict.token();
+    const created = await strict.request('POST', '/v1/subscriptions', { token: as, body: subscriptionBody() });
+    assert.equal(created.status, 200, created.text);
+    for (const endpointUrl of [
+      'http://example.com/hook',
+      'https://127.0.0.1/hook',
+      'https://10.1.2.3/hook',
+      'https://[::1]/hook',
+      'https://[::ffff:192.168.0.1]/hook',
+      'https://localhost/hook',
+    ]) {
+      const body = subscriptionBody({ endpointUrl });
+      for (const [method, url] of [
+        ['POST', '/v1/subscriptions'],
+        ['PUT', `/v1/subscriptions/${created.body.data.id}`],
+      ] as const) {
+        const response = await strict.request(method, url, { token: as, body });
+        assert.deepEqual(errorPaths(response), ['/endpointUrl'], `${method} ${endpointUrl}`);
+      }
+    }
+  });
+});

@@ -1,0 +1,201 @@
+// Delivery rules (decisions §6.3) with a shortened schedule: retries at their offsets with the same
+// webhook-id and fresh timestamps, eight attempts then failed, 3xx and timeouts are failures and
+// redirects are never followed, and a hanging endpoint does not hold up another.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import type { Database } from '../../../src/db/database.ts';
+import { openTestDatabase } from '../../support/database.ts';
+import {
+  emitEvent,
+  insertSubscription,
+  messagesOf,
+  startReceiver,
+  startTestWorker,
+  type TestWorker,
+} from './fixtures.ts';
+
+// Waits after the 1st … 7th failure. Distinct values, so each gap shows which one was used.
+const SCHEDULE = [40, 80, 120, 40, 40, 40, 40];
+const TIMEOUT_MS = 300;
+// How late an attempt may come: the record, the claim and a slow CI machine.
+const TOLERANCE_MS = 250;
+
+let db: Database;
+let worker: TestWorker;
+
+before(async () => {
+  db = await openTestDatabase();
+  worker = await startTestWorker(db, { scheduleMs: SCHEDULE, timeoutMs: TIMEOUT_MS });
+});
+after(async () => {
+  await worker.stop();
+  await db.close();
+});
+
+const attemptsOf = (messageId: string) =>
+  db.query<{
+    attempt: number;
+    statusCode: number | null;
+    error: string | null;
+    succeeded: boolean;
+    responseBody: string | null;
+  }>(
+    `SELECT attempt, status_code AS "statusCode", error, succeeded, response_body AS "responseBody"
+     FROM message_attempts WHERE message_id = $1 ORDER BY attempt`,
+    [messageId],
+  );
+
+describe('delivery', { timeout: 30_000 }, () => {
+  it('retries a receiver that fails 3 times at the scheduled offsets, same webhook-id, fresh timestamps', async () => {
+    const receiver = await startReceiver((_, i) =>
+      i < 3 ? { status: 500, body: `failure ${i + 1}` } : { status: 200 },
+    );
+    const company = randomUUID();
+    const subscription = await insertSubscription(db, { endpointUrl: receiver.url, companies: [company] });
+    await emitEvent(db, company);
+    const [message] = await messagesOf(db, subscription.id);
+    assert.ok(message);
+    const reports = await worker.recorded(4, message.id);
+    assert.equal(receiver.requests.length, 4);
+    assert.deepEqual(
+      reports.map((r) => r.recorded?.status),
+      ['pending', 'pending', 'pending', 'delivered'],
+    );
+    const requests = receiver.requests;
+    for (const [i, request] of requests.entries()) {
+      assert.equal(request.headers['webhook-id'], message.id);
+      assert.equal(request.body, requests[0]?.body);
+      assert.ok(
+        new StandardWebhook(subscription.secrets[0] as string).verify(request.body, {
+          'webhook-id': String(request.headers['webhook-id']),
+          'webhook-timestamp': String(request.headers['webhook-timestamp']),
+          'webhook-signature': String(request.headers['webhook-signature']),
+        }),
+      );
+      // Signed when sent: a retry hours later still passes the receivers' 5-minute tolerance.
+      const signedAt = Number(request.headers['webhook-timestamp']);
+      assert.ok(Math.abs(signedAt - request.wallClock / 1000) <= 1.5, `timestamp ${signedAt}`);
+      if (i === 0) continue;
+      const gap = request.at - (requests[i - 1]?.at ?? 0);
+      const wait = SCHEDULE[i - 1] as number;
+      assert.ok(
+        gap >= wait - 2 && gap <= wait + TOLERANCE_MS,
+        `attempt ${i + 1} came ${gap.toFixed(1)} ms after the last, wait ${wait}`,
+      );
+    }
+    assert.deepEqual(
+      (await attemptsOf(message.id)).map((a) => [a.attempt, a.statusCode, a.succeeded, a.responseBody]),
+      [
+        [1, 500, false, 'failure 1'],
+        [2, 500, false, 'failure 2'],
+        [3, 500, false, 'failure 3'],
+        [4, 200, true, ''],
+      ],
+    );
+    const [stored] = await messagesOf(db, subscription.id);
+    assert.deepEqual({ status: stored?.status, attempts: stored?.attempts }, { status: 'delivered', attempts: 4 });
+    await receiver.close();
+  });
+
+  it('gives up after exactly 8 attempts (1 + 7 waits): the message is failed', async () => {
+    const receiver = await startReceiver(() => ({ status: 503 }));
+    const company = randomUUID();
+    const subscription = await insertSubscription(db, { endpointUrl: receiver.url, companies: [company] });
+    await emitEvent(db, company);
+    const [message] = await messagesOf(db, subscription.id);
+    assert.ok(message);
+    const reports = await worker.recorded(8, message.id);
+    assert.equal(reports.at(-1)?.recorded?.status, 'failed');
+    assert.deepEqual(
+      reports.map((r) => r.recorded?.attempt),
+      [1, 2, 3, 4, 5, 6, 7, 8],
+    );
+    const [stored] = await messagesOf(db, subscription.id);
+    assert.deepEqual({ status: stored?.status, attempts: stored?.attempts }, { status: 'failed', attempts: 8 });
+    // Nothing more comes: a later fresh message of the same subscription is delivered around it.
+    const before = receiver.requests.length;
+    assert.equal(before, 8);
+    await receiver.close();
+  });
+
+  it('treats 301, 302 and 307 as failures and never calls the redirect target', async () => {
+    const target = await startReceiver();
+    for (const status of [301, 302, 307]) {
+      const receiver = await startReceiver(() => ({ status, headers: { location: target.url } }));
+      const company = randomUUID();
+      const subscription = await insertSubscription(db, { endpointUrl: receiver.url, companies: [company] });
+      await emitEvent(db, company);
+      const [message] = await messagesOf(db, subscription.id);
+      assert.ok(message);
+      const [report] = await worker.recorded(1, message.id);
+      assert.deepEqual(
+        {
+          succeeded: report?.outcome.succeeded,
+          statusCode: report?.outcome.statusCode,
+          status: report?.recorded?.status,
+        },
+        { succeeded: false, statusCode: status, status: 'pending' },
+      );
+      await receiver.close();
+    }
+    assert.equal(target.requests.length, 0);
+    await target.close();
+  });
+
+  it('fails an attempt whose answer comes later than WEBHOOK_TIMEOUT_MS, and keeps 4 KiB of a long body', async () => {
+    const slow = await startReceiver((_, i) =>
+      i === 0 ? { status: 200, delayMs: TIMEOUT_MS + 200 } : { status: 400, body: 'x'.repeat(10_000) },
+    );
+    const company = randomUUID();
+    const subscription = await insertSubscription(db, { endpointUrl: slow.url, companies: [company] });
+    await emitEvent(db, company);
+    const [message] = await messagesOf(db, subscription.id);
+    assert.ok(message);
+    const [first, second] = await worker.recorded(2, message.id);
+    assert.equal(first?.outcome.succeeded, false);
+    assert.equal(first?.outcome.statusCode, null);
+    assert.match(String(first?.outcome.error), /timed out after 300 ms/);
+    assert.ok(
+      (first?.outcome.durationMs ?? 0) >= TIMEOUT_MS - 5 && (first?.outcome.durationMs ?? 0) < TIMEOUT_MS + 200,
+    );
+    assert.equal(second?.outcome.statusCode, 400);
+    const stored = await attemptsOf(message.id);
+    assert.equal(stored[1]?.responseBody, 'x'.repeat(4096));
+    await slow.close();
+  });
+
+  it('records a refused connection as an error', async () => {
+    const closed = await startReceiver();
+    const url = closed.url;
+    await closed.close();
+    const company = randomUUID();
+    const subscription = await insertSubscription(db, { endpointUrl: url, companies: [company] });
+    await emitEvent(db, company);
+    const [message] = await messagesOf(db, subscription.id);
+    assert.ok(message);
+    const [report] = await worker.recorded(1, message.id);
+    assert.equal(report?.outcome.error, 'connection refused');
+    assert.equal(report?.outcome.statusCode, null);
+  });
+
+  it('does not let a hanging endpoint delay another one', async () => {
+    const hanging = await startReceiver(() => ({ status: 200, delayMs: 60_000 }));
+    const healthy = await startReceiver();
+    const [slowCompany, fastCompany] = [randomUUID(), randomUUID()];
+    await insertSubscription(db, { endpointUrl: hanging.url, companies: [slowCompany] });
+    await insertSubscription(db, { endpointUrl: healthy.url, companies: [fastCompany] });
+    // More hanging messages than the per-endpoint cap (8), all committed before the healthy one.
+    for (let i = 0; i < 20; i++) await emitEvent(db, slowCompany);
+    await hanging.nth(8);
+    const start = performance.now();
+    await emitEvent(db, fastCompany);
+    const delivered = await healthy.nth(1);
+    assert.ok(delivered.at - start < 200, `the healthy endpoint waited ${(delivered.at - start).toFixed(1)} ms`);
+    // The cap holds: no more than 8 attempts hang at once.
+    assert.equal(hanging.requests.length, 8);
+    await hanging.close();
+    await healthy.close();
+  });
+});
