@@ -36,6 +36,8 @@ export interface TestReceiver {
   requests: ReceivedRequest[];
   /** Resolves when the n-th request has arrived (at once if it has). */
   nth(n: number): Promise<ReceivedRequest>;
+  /** The most requests that were open (received, not yet answered or abandoned) at one time. */
+  maxOpen(): number;
   close(): Promise<void>;
 }
 
@@ -46,7 +48,12 @@ export async function startReceiver(
   const requests: ReceivedRequest[] = [];
   const waiting = new Map<number, ((r: ReceivedRequest) => void)[]>();
   const timers = new Set<NodeJS.Timeout>();
+  let open = 0;
+  let maxOpen = 0;
   const server: Server = createServer((request, response) => {
+    open++;
+    maxOpen = Math.max(maxOpen, open);
+    response.on('close', () => open--);
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -76,6 +83,7 @@ export async function startReceiver(
   return {
     url: `http://127.0.0.1:${port}/hook`,
     requests,
+    maxOpen: () => maxOpen,
     nth(n) {
       const arrived = requests[n - 1];
       if (arrived) return Promise.resolve(arrived);
