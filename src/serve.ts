@@ -8,6 +8,7 @@ import { startCredentialStatus } from './credentials/credential-status.ts';
 import { ownTokenKey, tokenIssuer } from './credentials/setup.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open-database.ts';
+import { startExpirySweeper } from './export-jobs/expiry-sweeper.ts';
 import { buildServer } from './server.ts';
 import { startDeliveryWorker } from './webhooks/delivery-worker.ts';
 
@@ -22,6 +23,8 @@ export async function serve(config: Config, role: Role): Promise<void> {
   const app = api?.app;
   // The worker needs no HTTP port; `all` runs it beside the API in this process.
   const worker = role === 'api' ? undefined : await startDeliveryWorker({ db, config, logger });
+  const sweeper =
+    role === 'api' ? undefined : startExpirySweeper({ db, ttlSeconds: config.exportJobTtlSeconds, logger });
   logger.info(
     { role, database: db.kind, environment: config.environment, publicBaseUrl: config.publicBaseUrl },
     'ledgerhook started',
@@ -33,7 +36,7 @@ export async function serve(config: Config, role: Role): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     // Attempts in flight finish and are recorded (each bounded by WEBHOOK_TIMEOUT_MS).
-    await Promise.all([app?.close(), worker?.stop()]);
+    await Promise.all([app?.close(), worker?.stop(), sweeper?.stop()]);
     await api?.credentialStatus.close();
     await db.close();
     logger.info('stopped');

@@ -66,6 +66,35 @@ describe('ledgerhook serve and token on the embedded database', () => {
     assert.deepEqual(await exited, [0, null]);
   });
 
+  it('expires export jobs on its own when they outlive EXPORT_JOB_TTL', async () => {
+    const { child, url } = await startServer({ ...env, EXPORT_JOB_TTL: '1' });
+    const company = randomUUID();
+    const { stdout } = await run(
+      process.execPath,
+      [MAIN, 'token', '--sub', randomUUID(), '--company', company, '--scope', 'export-jobs:write'],
+      { env: { ...process.env, ...env } },
+    );
+    const headers = { authorization: `Bearer ${stdout.trim()}`, 'content-type': 'application/json' };
+    const created = await fetch(`${url}/v2/export-jobs`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ companyId: company }),
+    });
+    assert.equal(created.status, 201);
+    const { data: job } = (await created.json()) as { data: { id: string } };
+    // The sweeper runs every 100 ms with a 1 s TTL: the job fails within a few seconds.
+    let status = 'pending';
+    for (const deadline = Date.now() + 10_000; status !== 'failed' && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const got = await fetch(`${url}/v2/export-jobs/${job.id}`, { headers });
+      status = ((await got.json()) as { data: { status: string } }).data.status;
+    }
+    assert.equal(status, 'failed');
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    assert.deepEqual(await exited, [0, null]);
+  });
+
   it('refuses a token command without the required options, exit code 2', async () => {
     await assert.rejects(
       run(process.execPath, [MAIN, 'token', '--sub', randomUUID()], { env: { ...process.env, ...env } }),
