@@ -194,8 +194,9 @@ describe('delivery', { timeout: 30_000 }, () => {
       await emitEvent(db, fastCompany);
       const delivered = await healthy.nth(1);
       assert.ok(delivered.at - start < 200, `the healthy endpoint waited ${(delivered.at - start).toFixed(1)} ms`);
-      // The cap holds: attempts time out and are retried, but never more than 8 hang at once.
-      assert.equal(hanging.maxOpen(), 8);
+      // The cap holds: attempts time out and are retried, but never more than 8 hang at once
+      // (fewer when a slow machine spreads the first eight over more than the timeout).
+      assert.ok(hanging.maxOpen() <= 8, `${hanging.maxOpen()} attempts hung at once`);
     } finally {
       await hanging.close();
       await healthy.close();
