@@ -9,6 +9,7 @@
 //   BENCH_ACCOUNTS=1000000     accounts in the company
 //   BENCH_SECONDS=5            timed seconds per scenario (after BENCH_WARMUP_SECONDS=1 untimed)
 //   BENCH_CONNECTIONS=10       concurrent connections
+//   BENCH_EXPORT_COMPANIES=50000  fresh companies for export-job create (one open job each; past them, 409s)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
 //                              where the ledgerhook_bench database is dropped and created
 //   BENCH_WEBHOOK_MESSAGES=20000, BENCH_WEBHOOK_RECEIVERS=50, BENCH_WEBHOOK_LATENCY_SAMPLES=200,
@@ -18,6 +19,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { mintToken } from '../src/auth/mint-token.ts';
 import { buildAuthScenarios, prepareAuth } from './auth-scenarios.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
+import { buildExportJobScenario, checkExportJobEvents } from './export-job-scenarios.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import { startBareServer, startService } from './processes.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
@@ -32,6 +34,7 @@ const settings = {
   seconds: Number(env.BENCH_SECONDS ?? 5),
   warmupSeconds: Number(env.BENCH_WARMUP_SECONDS ?? 1),
   connections: Number(env.BENCH_CONNECTIONS ?? 10),
+  exportCompanies: Number(env.BENCH_EXPORT_COMPANIES ?? 50_000),
   adminUrl: env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   webhooks: {
     messages: Number(env.BENCH_WEBHOOK_MESSAGES ?? 20_000),
@@ -73,9 +76,11 @@ for (const kind of settings.suites.includes('accounts') ? settings.databases : [
     });
     const context = { url: service.url, token, companyId: target.companyId, sampleIds: target.sampleIds };
     log(`${kind}: service ready, finding the cursors`);
+    const exportJobs = await buildExportJobScenario(secret, settings.exportCompanies);
     const scenarios = [
       ...(await buildScenarios(context)),
       ...(await buildAuthScenarios(service.url, auth, target.sampleIds)),
+      exportJobs,
     ];
     if (!bare) {
       const server = await startBareServer(await sampleBody(context));
@@ -91,6 +96,8 @@ for (const kind of settings.suites.includes('accounts') ? settings.databases : [
       measured.push({ scenario: scenario.name, db: kind, result });
       log(`${kind}: ${scenario.name}: ${Math.round(result.rps)} rps, p99 ${result.p99Ms.toFixed(2)} ms`);
     }
+    await service.stop();
+    log(`${kind}: ${await checkExportJobEvents(target.env, exportJobs.created())}`);
   } finally {
     await service.stop();
     await target.cleanup();
