@@ -1,6 +1,7 @@
 // SQL of the delivery log (decisions §6.1): a subscription's messages, their attempts, and resend.
 // Callers check first that the subscription is the caller's; every statement is also scoped to it.
 import type { Queryable } from '../db/database.ts';
+import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PageQuerySpec } from '../db/keyset-page.ts';
 import { EVENTS_CHANNEL } from './record-event.ts';
@@ -34,11 +35,9 @@ export interface AttemptView {
   succeeded: boolean;
 }
 
-const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
 const MESSAGE_COLUMNS = `m.id, m.event_id AS "eventId", e.event_type AS "eventType", m.status, m.attempts,
-  CASE WHEN m.status = 'pending' THEN ${utc('m.next_attempt_at')} END AS "nextAttemptAt",
-  ${utc('m.created_at')} AS "createdAt", ${utc('m.delivered_at')} AS "deliveredAt"`;
+  CASE WHEN m.status = 'pending' THEN ${isoTimestamp('m.next_attempt_at')} END AS "nextAttemptAt",
+  ${isoTimestamp('m.created_at')} AS "createdAt", ${isoTimestamp('m.delivered_at')} AS "deliveredAt"`;
 const MESSAGE_FROM = 'messages m JOIN events e ON e.id = m.event_id';
 
 export async function subscriptionIsOwned(db: Queryable, subscriptionId: string, owner: string): Promise<boolean> {
@@ -81,7 +80,7 @@ export async function findMessage(
 
 export async function listAttempts(db: Queryable, messageId: string): Promise<AttemptView[]> {
   return db.query<AttemptView>(
-    `SELECT attempt, ${utc('started_at')} AS "startedAt", duration_ms AS "durationMs", status_code AS "statusCode",
+    `SELECT attempt, ${isoTimestamp('started_at')} AS "startedAt", duration_ms AS "durationMs", status_code AS "statusCode",
        error, response_body AS "responseBody", succeeded
      FROM message_attempts WHERE message_id = $1 ORDER BY attempt`,
     [messageId],

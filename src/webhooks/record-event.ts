@@ -1,6 +1,7 @@
 // Writes an event to the outbox (the `events` table, see its migration) inside the caller's
 // transaction, so the event exists exactly when the change it describes committed.
 import type { Queryable } from '../db/database.ts';
+import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { type EventType, findEventType } from './event-types.ts';
 
 /** The channel the delivery worker listens on; the payload is the event id. */
@@ -29,7 +30,7 @@ export async function recordEvent(tx: Queryable, event: NewEvent): Promise<Recor
   if (!findEventType(event.eventType)) throw new Error(`Unknown event type ${event.eventType}`);
   const [row] = await tx.query<{ eventId: string; createdAt: string }>(
     `INSERT INTO events (event_type, company_id, data) VALUES ($1, $2, $3::jsonb)
-     RETURNING id AS "eventId", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt"`,
+     RETURNING id AS "eventId", ${isoTimestamp('created_at')} AS "createdAt"`,
     [event.eventType, event.companyId, JSON.stringify(event.data)],
   );
   if (!row) throw new Error('INSERT … RETURNING answered no row');
