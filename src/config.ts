@@ -19,6 +19,11 @@ export interface Config {
   /** Waits between webhook attempts, in milliseconds. */
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
+  /**
+   * How long past WEBHOOK_TIMEOUT_MS a claimed message stays leased: the time a dead worker's
+   * messages wait before another worker sends them again.
+   */
+  webhookLeaseMarginMs: number;
   webhookAllowPrivateTargets: boolean;
   logLevel: string;
   environment: 'production' | 'staging';
@@ -60,6 +65,7 @@ export function loadConfig(env: Env = process.env): Config {
     authAudience: env.AUTH_AUDIENCE || undefined,
     webhookRetrySchedule: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '5s,5m,30m,2h,5h,10h,10h'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 }),
+    webhookLeaseMarginMs: integer(env, 'WEBHOOK_LEASE_MARGIN_MS', 30_000, { min: 1000 }),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     logLevel: env.LOG_LEVEL || 'info',
     environment: oneOf(env, 'ENVIRONMENT', ['production', 'staging'], 'production'),

@@ -20,7 +20,10 @@ import { type AttemptOutcome, createNotificationSender } from './send-notificati
 
 export interface DeliveryWorkerOptions {
   db: Database;
-  config: Pick<Config, 'webhookRetrySchedule' | 'webhookTimeoutMs' | 'webhookAllowPrivateTargets'>;
+  config: Pick<
+    Config,
+    'webhookRetrySchedule' | 'webhookTimeoutMs' | 'webhookAllowPrivateTargets' | 'webhookLeaseMarginMs'
+  >;
   logger: Logger;
   /** Names this process's leases; unique per process. */
   workerId?: string;
@@ -28,7 +31,7 @@ export interface DeliveryWorkerOptions {
   concurrency?: number;
   /** Attempts in flight at once to one subscription, so one slow endpoint cannot take every slot. */
   perEndpointConcurrency?: number;
-  /** How long a claim holds a message; past it, another worker may retry it. Default: timeout + 30 s. */
+  /** How long a claim holds a message; past it, another worker may retry it. Default: timeout + lease margin. */
   leaseMs?: number;
   /** The fallback poll, for notifications missed while a connection was down. */
   pollIntervalMs?: number;
@@ -58,7 +61,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const concurrency = options.concurrency ?? 64;
   const perEndpoint = options.perEndpointConcurrency ?? 8;
-  const leaseMs = options.leaseMs ?? config.webhookTimeoutMs + 30_000;
+  const leaseMs = options.leaseMs ?? config.webhookTimeoutMs + config.webhookLeaseMarginMs;
   const log = logger.child({ workerId });
   const sender = createNotificationSender({
     timeoutMs: config.webhookTimeoutMs,

@@ -25,6 +25,8 @@ export const WORKER_TEST_ENV: Record<string, string> = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   WEBHOOK_RETRY_SCHEDULE: '50ms,50ms,50ms,50ms,50ms,50ms,50ms',
   WEBHOOK_TIMEOUT_MS: '2000',
+  // A killed worker's messages are sent again 5 s after their claim instead of 32 s.
+  WEBHOOK_LEASE_MARGIN_MS: '3000',
   AUTH_JWT_SECRET: 'worker-test-secret-of-at-least-32-bytes',
   LOG_LEVEL: 'warn',
 };

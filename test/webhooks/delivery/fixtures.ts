@@ -174,6 +174,7 @@ export async function startTestWorker(
     config: {
       webhookRetrySchedule: options.scheduleMs ?? [20, 20, 20, 20, 20, 20, 20],
       webhookTimeoutMs: options.timeoutMs ?? 2000,
+      webhookLeaseMarginMs: 30_000,
       webhookAllowPrivateTargets: options.allowPrivate ?? true,
     },
     perEndpointConcurrency: options.perEndpointConcurrency,
