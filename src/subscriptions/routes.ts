@@ -1,6 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import type { App, RouteDeps } from '../http/app.ts';
-import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
+import { parsePageRequest, splitCommaListsOf } from '../http/pagination/page-request.ts';
 import { toPageInfo } from '../http/pagination/page-response.ts';
 import { errorResponses } from '../http/schemas.ts';
 import * as operations from './operations.ts';
@@ -28,16 +27,8 @@ const envelope = (subscription: Subscription) => ({
   customHeaders: subscription.customHeaders,
 });
 
-/** Accepts `event_types=a,b` as well as repeated parameters, like the paging lists. */
-async function splitListParameters(request: FastifyRequest): Promise<void> {
-  const query = request.query as Record<string, unknown>;
-  const value = query.event_types;
-  if (value !== undefined) {
-    const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(','));
-    query.event_types = list.map((v) => v.trim()).filter((v) => v !== '');
-  }
-  await splitCommaLists(request);
-}
+/** `event_types` is a list like the paging lists: `event_types=a,b` or repeated. */
+const splitListParameters = splitCommaListsOf(['event_types', 'sorting_keys', 'sorting_order']);
 
 export function registerSubscriptionRoutes(app: App, { db, config: settings }: RouteDeps): void {
   const rules = { allowPrivateTargets: settings.webhookAllowPrivateTargets };

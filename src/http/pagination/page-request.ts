@@ -150,13 +150,21 @@ function rawQueryParameters(url: string): Record<string, string[]> {
   return parameters;
 }
 
-/** Accepts `sorting_keys=a,b` as well as `sorting_keys=a&sorting_keys=b`; runs before validation. */
-export async function splitCommaLists(request: FastifyRequest): Promise<void> {
-  const query = request.query as Record<string, unknown>;
-  for (const name of ['sorting_keys', 'sorting_order']) {
-    const value = query[name];
-    if (value === undefined) continue;
-    const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(','));
-    query[name] = list.map((v) => v.trim()).filter((v) => v !== '');
-  }
+/**
+ * A preValidation hook that accepts each named list parameter as `name=a,b` as well as
+ * `name=a&name=b`.
+ */
+export function splitCommaListsOf(names: readonly string[]) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const query = request.query as Record<string, unknown>;
+    for (const name of names) {
+      const value = query[name];
+      if (value === undefined) continue;
+      const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(','));
+      query[name] = list.map((v) => v.trim()).filter((v) => v !== '');
+    }
+  };
 }
+
+/** The paging lists, `sorting_keys` and `sorting_order`, as comma lists or repeated parameters. */
+export const splitCommaLists = splitCommaListsOf(['sorting_keys', 'sorting_order']);
