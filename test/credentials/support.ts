@@ -2,7 +2,6 @@
 // database, reached in-process. Every log line is kept, so tests can check no secret was logged.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import type { InjectOptions } from 'fastify';
 import pino from 'pino';
 import { type OAuthSigningKey, resolveOAuthSigningKey } from '../../src/auth/oauth-signing-key.ts';
 import { createTokenVerifier } from '../../src/auth/verify-token.ts';
@@ -14,7 +13,7 @@ import type { App } from '../../src/http/app.ts';
 import type { RateLimitSettings } from '../../src/http/rate-limit.ts';
 import { buildServer } from '../../src/server.ts';
 import { openTestDatabase } from '../support/database.ts';
-import { TEST_JWT_SECRET, type TestResponse } from '../support/harness.ts';
+import { sendChecked, TEST_JWT_SECRET, type TestResponse } from '../support/harness.ts';
 import { ResponseChecker } from '../support/openapi-responses.ts';
 
 export interface CredentialsApp {
@@ -81,19 +80,8 @@ export async function startCredentialsApp(options: CredentialsAppOptions = {}): 
   });
   await app.ready();
   const checker = new ResponseChecker(app.swagger() as never);
-  const request = async (method: string, url: string, { headers = {}, body }: RawRequest = {}) => {
-    const inject: InjectOptions = { method: method as InjectOptions['method'], url, headers };
-    if (body !== undefined) inject.payload = body as InjectOptions['payload'];
-    const response = await app.inject(inject);
-    checker.check(method, url, response.statusCode, response.body);
-    const json = response.headers['content-type']?.toString().includes('json') && response.body;
-    return {
-      status: response.statusCode,
-      headers: response.headers,
-      body: json ? JSON.parse(response.body) : undefined,
-      text: response.body,
-    };
-  };
+  const request = (method: string, url: string, options: RawRequest = {}) =>
+    sendChecked(app, checker, method, url, options);
   return {
     app,
     db,

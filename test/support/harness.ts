@@ -18,6 +18,30 @@ export interface TestResponse<T = any> {
   text: string;
 }
 
+/**
+ * Sends a request through the server in-process and checks the answer against the OpenAPI
+ * document the server publishes.
+ */
+export async function sendChecked(
+  app: App,
+  checker: ResponseChecker,
+  method: string,
+  url: string,
+  { headers = {}, body }: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<TestResponse> {
+  const inject: InjectOptions = { method: method as InjectOptions['method'], url, headers };
+  if (body !== undefined) inject.payload = body as InjectOptions['payload'];
+  const response = await app.inject(inject);
+  checker.check(method, url, response.statusCode, response.body);
+  const json = response.headers['content-type']?.toString().includes('json') && response.body;
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: json ? JSON.parse(response.body) : undefined,
+    text: response.body,
+  };
+}
+
 export interface RequestOptions {
   token?: string | null;
   body?: unknown;
@@ -64,20 +88,11 @@ export async function startTestApp(
     db,
     token: ({ companies = [randomUUID()], scopes = ALL_SCOPES, ...claims } = {}) =>
       mintToken(TEST_JWT_SECRET, { subject: randomUUID(), companies, scope: scopes.join(' '), ...claims }),
-    async request(method, url, { token, body, headers = {} } = {}) {
-      const inject: InjectOptions = { method: method as InjectOptions['method'], url, headers: { ...headers } };
-      if (token) inject.headers = { ...inject.headers, authorization: `Bearer ${token}` };
-      if (body !== undefined) inject.payload = body as InjectOptions['payload'];
-      const response = await app.inject(inject);
-      checker.check(method, url, response.statusCode, response.body);
-      const json = response.headers['content-type']?.toString().includes('json') && response.body;
-      return {
-        status: response.statusCode,
-        headers: response.headers,
-        body: json ? JSON.parse(response.body) : undefined,
-        text: response.body,
-      };
-    },
+    request: (method, url, { token, body, headers = {} } = {}) =>
+      sendChecked(app, checker, method, url, {
+        headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
+        body,
+      }),
     async close() {
       await app.close();
       await db.close();
