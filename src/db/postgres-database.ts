@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { type Database, isPgError, PG_UNIQUE_VIOLATION, type Queryable } from './database.ts';
 import { listenOnPostgres, type PostgresListener } from './postgres-listener.ts';
+import { createStatementNames } from './statement-names.ts';
 
 // A deadlock or serialization failure means another transaction won a race; the work is safe to
 // run again from the start.
@@ -23,8 +24,13 @@ export async function openPostgres(url: string, options: { schema?: string } = {
   pool.on('error', () => {});
   if (options.schema) await createSchema(pool, options.schema);
 
-  const query = async <Row>(on: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
-    (await on.query(sql, params as unknown[])).rows as Row[];
+  const statements = createStatementNames();
+  const query = async <Row>(on: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]) => {
+    const values = params as unknown[] | undefined;
+    // Statements without parameters are rare and cheap (and some are DDL): they stay unnamed.
+    const name = values?.length ? statements.nameOf(text) : undefined;
+    return (await on.query({ name, text, values })).rows as Row[];
+  };
 
   async function transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
