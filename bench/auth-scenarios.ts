@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { Scenario } from './scenarios.ts';
+import { getByIdRequests, type Scenario } from './scenarios.ts';
 
 const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -50,22 +50,10 @@ export async function buildAuthScenarios(url: string, auth: AuthSetup, sampleIds
   });
   if (!response.ok) throw new Error(`/oauth/token answered ${response.status}: ${await response.text()}`);
   const { access_token: token } = (await response.json()) as { access_token: string };
-  const getById = (name: string, authorization: string): Scenario => {
-    let next = 0;
-    return {
-      name,
-      requests: [
-        {
-          method: 'GET',
-          headers: { authorization },
-          setupRequest: (request) => ({
-            ...request,
-            path: `/v1-beta/accounts/${sampleIds[next++ % sampleIds.length]}`,
-          }),
-        },
-      ],
-    };
-  };
+  const getById = (name: string, authorization: string): Scenario => ({
+    name,
+    requests: getByIdRequests(sampleIds, authorization),
+  });
   return [
     getById('get-by-id, JWT from /oauth/token', `Bearer ${token}`),
     getById('get-by-id, API key', `Bearer ${auth.apiKey}`),
