@@ -7,12 +7,13 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { createAttemptRecorder } from './attempt-recorder.ts';
 import {
   type ClaimedMessage,
   claimDueMessages,
   millisUntilNextDue,
   type RecordedAttempt,
-  recordAttempt,
+  recordAttempts,
   releaseMessages,
 } from './delivery-store.ts';
 import { EVENTS_CHANNEL } from './record-event.ts';
@@ -52,7 +53,10 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-const CLAIM_BATCH = 16;
+const CLAIM_BATCH = 64;
+// Attempts sent but not yet recorded, per slot: past it, the worker claims nothing more until the
+// database has caught up.
+const UNRECORDED_PER_SLOT = 4;
 // Passes in a row while every claim came back full; then the next pass waits for a wake-up.
 const MAX_CLAIMS_PER_PASS = 64;
 
@@ -62,13 +66,22 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const concurrency = options.concurrency ?? 64;
   const perEndpoint = options.perEndpointConcurrency ?? 8;
   const leaseMs = options.leaseMs ?? config.webhookTimeoutMs + config.webhookLeaseMarginMs;
+  // An ending attempt claims more work only once this many slots are free, so that a busy worker
+  // claims in batches rather than one message per statement.
+  const refillAt = Math.max(1, Math.min(CLAIM_BATCH, Math.floor(concurrency / 4)));
   const log = logger.child({ workerId });
+  const recorder = createAttemptRecorder((records) =>
+    recordAttempts(db, workerId, records, config.webhookRetrySchedule),
+  );
   const sender = createNotificationSender({
     timeoutMs: config.webhookTimeoutMs,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
   });
 
-  const inFlight = new Set<Promise<void>>();
+  // Every attempt until recorded; its slot is given back as soon as its request has an answer.
+  const attempts = new Set<Promise<void>>();
+  let sending = 0;
+  const freeSlots = () => Math.min(concurrency - sending, concurrency * UNRECORDED_PER_SLOT - attempts.size);
   const perSubscription = new Map<string, number>();
   let stopping = false;
   let passRunning: Promise<void> | undefined;
@@ -97,7 +110,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
 
   async function pass(): Promise<void> {
     for (let i = 0; i < MAX_CLAIMS_PER_PASS && !stopping; i++) {
-      const free = concurrency - inFlight.size;
+      const free = freeSlots();
       if (free <= 0) return; // an attempt ending wakes the worker
       const limit = Math.min(CLAIM_BATCH, free);
       const claimed = await claimDueMessages(db, { workerId, leaseMs, limit, excludedSubscriptions: saturated() });
@@ -115,7 +128,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
 
   /** Sets the timer for the earliest retry that is not yet due, so short waits fire on time. */
   async function scheduleNextDue(): Promise<void> {
-    if (stopping || inFlight.size >= concurrency) return;
+    if (stopping || freeSlots() <= 0) return;
     const ms = await millisUntilNextDue(db, saturated());
     clearTimeout(dueTimer);
     dueTimer = undefined;
@@ -127,27 +140,31 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   }
 
   function start(message: ClaimedMessage): void {
+    sending++;
     perSubscription.set(message.subscriptionId, (perSubscription.get(message.subscriptionId) ?? 0) + 1);
-    const attempt = deliver(message).finally(() => {
-      inFlight.delete(attempt);
+    const sent = () => {
+      sending--;
       const left = (perSubscription.get(message.subscriptionId) ?? 1) - 1;
       if (left > 0) perSubscription.set(message.subscriptionId, left);
       else perSubscription.delete(message.subscriptionId);
-      wake();
+      if (freeSlots() >= refillAt) wake();
+    };
+    const attempt = deliver(message, sent).finally(() => {
+      attempts.delete(attempt);
+      if (freeSlots() >= refillAt) wake();
     });
-    inFlight.add(attempt);
+    attempts.add(attempt);
   }
 
-  async function deliver(message: ClaimedMessage): Promise<void> {
+  /** Sends, calls `sent` once the answer (or the failure) is in, then records the attempt. */
+  async function deliver(message: ClaimedMessage, sent: () => void): Promise<void> {
     const context = { messageId: message.messageId, subscriptionId: message.subscriptionId };
     try {
-      const outcome = await sender.send(message);
-      const recorded = await recordAttempt(db, {
+      const outcome = await sender.send(message).finally(sent);
+      const recorded = await recorder.record({
         messageId: message.messageId,
-        workerId,
         expectedAttempts: message.attempts,
         ...outcome,
-        scheduleMs: config.webhookRetrySchedule,
       });
       const fields = {
         ...context,
@@ -183,7 +200,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       await unlisten().catch(() => {});
       await passRunning;
       // Each attempt is bounded by WEBHOOK_TIMEOUT_MS, then recorded.
-      await Promise.all(inFlight);
+      await Promise.all(attempts);
       await sender.close();
       log.info('delivery worker stopped');
     },
