@@ -18,15 +18,14 @@ interface Pending {
 }
 
 export function createAttemptRecorder(write: RecordAttempts, maxBatch = 256): AttemptRecorder {
-  let queue: Pending[] = [];
+  const queue: Pending[] = [];
   let writing = false;
 
   async function drain(): Promise<void> {
     // Attempts whose responses arrived in this turn of the event loop join the first write.
     await new Promise((resolve) => setImmediate(resolve));
     while (queue.length > 0) {
-      const batch = queue.slice(0, maxBatch);
-      queue = queue.slice(batch.length);
+      const batch = queue.splice(0, maxBatch);
       try {
         const recorded = await write(batch.map((pending) => pending.record));
         for (const [i, pending] of batch.entries()) pending.resolve(recorded[i]);

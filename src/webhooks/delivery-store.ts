@@ -122,7 +122,6 @@ export async function recordAttempts(
   records: readonly AttemptRecord[],
   scheduleMs: readonly number[],
 ): Promise<(RecordedAttempt | undefined)[]> {
-  const column = <T>(pick: (record: AttemptRecord) => T) => records.map(pick);
   const rows = await db.query<RecordedAttempt & { messageId: string }>(
     `WITH input AS (
        SELECT * FROM unnest($3::text[], $4::int[], $5::boolean[], $6::timestamptz[], $7::int[], $8::int[],
@@ -152,14 +151,14 @@ export async function recordAttempts(
     [
       workerId,
       scheduleMs,
-      column((r) => r.messageId),
-      column((r) => r.expectedAttempts),
-      column((r) => r.succeeded),
-      column((r) => r.startedAt.toISOString()),
-      column((r) => r.durationMs),
-      column((r) => r.statusCode),
-      column((r) => r.error),
-      column((r) => r.responseBody),
+      records.map((r) => r.messageId),
+      records.map((r) => r.expectedAttempts),
+      records.map((r) => r.succeeded),
+      records.map((r) => r.startedAt.toISOString()),
+      records.map((r) => r.durationMs),
+      records.map((r) => r.statusCode),
+      records.map((r) => r.error),
+      records.map((r) => r.responseBody),
     ],
   );
   const byMessage = new Map(rows.map((row) => [row.messageId, { attempt: row.attempt, status: row.status }]));

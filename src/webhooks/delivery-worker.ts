@@ -82,6 +82,10 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const attempts = new Set<Promise<void>>();
   let sending = 0;
   const freeSlots = () => Math.min(concurrency - sending, concurrency * UNRECORDED_PER_SLOT - attempts.size);
+  /** Claims more once a sent or recorded attempt has made enough room (see refillAt). */
+  const wakeIfRoom = () => {
+    if (freeSlots() >= refillAt) wake();
+  };
   const perSubscription = new Map<string, number>();
   let stopping = false;
   let passRunning: Promise<void> | undefined;
@@ -147,11 +151,11 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       const left = (perSubscription.get(message.subscriptionId) ?? 1) - 1;
       if (left > 0) perSubscription.set(message.subscriptionId, left);
       else perSubscription.delete(message.subscriptionId);
-      if (freeSlots() >= refillAt) wake();
+      wakeIfRoom();
     };
     const attempt = deliver(message, sent).finally(() => {
       attempts.delete(attempt);
-      if (freeSlots() >= refillAt) wake();
+      wakeIfRoom();
     });
     attempts.add(attempt);
   }
