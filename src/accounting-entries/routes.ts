@@ -1,6 +1,6 @@
 import type { App, RouteDeps } from '../http/app.ts';
 import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
-import { toPageInfo } from '../http/pagination/page-response.ts';
+import { sendPage } from '../http/pagination/page-response.ts';
 import { errorResponses } from '../http/schemas.ts';
 import * as operations from './operations.ts';
 import {
@@ -90,7 +90,7 @@ export function registerAccountingEntryRoutes(app: App, { db }: RouteDeps): void
         response: { 200: AccountingEntryPageSchema, ...errorResponses() },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const filters = operations.toAccountingEntryFilters(request.body);
       const page = parsePageRequest(request, {
         resource: 'accounting-entries',
@@ -99,7 +99,7 @@ export function registerAccountingEntryRoutes(app: App, { db }: RouteDeps): void
         columns: ACCOUNTING_ENTRY_SORT_COLUMNS,
       });
       const result = await operations.searchAccountingEntries(db, request.principal, filters, page);
-      return { data: result.rows, pagination: toPageInfo(result, page) };
+      return sendPage(reply, result, page);
     },
   );
 }

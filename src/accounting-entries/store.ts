@@ -3,7 +3,7 @@
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, type PageQuerySpec } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
 import type { AccountingEntry } from './schemas.ts';
 
@@ -82,9 +82,9 @@ export async function searchAccountingEntries(
   db: Queryable,
   filters: AccountingEntryFilters,
   position: PagePosition,
-): Promise<Page<AccountingEntry>> {
-  return fetchPage<AccountingEntry>(db, {
-    select: COLUMNS,
+): Promise<Page> {
+  return fetchPage(db, {
+    json: rowToJson(COLUMNS),
     from: 'accounting_entries',
     filter: (params) => entryConditions(filters, params),
     columns: ACCOUNTING_ENTRY_SORT_COLUMNS,

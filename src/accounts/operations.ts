@@ -115,8 +115,7 @@ export async function searchAccounts(
   position: PagePosition,
 ) {
   assertCompanyAccess(principal, filters.companyId);
-  const page = await store.searchAccounts(db, filters, position);
-  return { ...page, rows: page.rows.map(toSearchItem) };
+  return store.searchAccounts(db, filters, position);
 }
 
 /** The normalised filters of a search body; also what its cursors are bound to. */
@@ -171,9 +170,4 @@ function toAccount(row: AccountSearchItem): Account {
     taxCodeExternalId: row.taxCodeExternalId,
     metadata: row.metadata,
   };
-}
-
-function toSearchItem(row: AccountSearchItem & { accountingSystem: string | null }): AccountSearchItem {
-  const { accountingSystem, ...account } = row;
-  return accountingSystem === null ? toAccount(account) : { ...toAccount(account), accountingSystem };
 }

@@ -1,6 +1,6 @@
 import type { App, RouteDeps } from '../http/app.ts';
 import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
-import { toPageInfo } from '../http/pagination/page-response.ts';
+import { sendPage } from '../http/pagination/page-response.ts';
 import { errorResponses } from '../http/schemas.ts';
 import * as operations from './operations.ts';
 import {
@@ -111,7 +111,7 @@ export function registerAccountRoutes(app: App, { db }: RouteDeps): void {
         response: { 200: AccountPageSchema, ...errorResponses() },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const filters = operations.toAccountFilters(request.body);
       const page = parsePageRequest(request, {
         resource: 'accounts',
@@ -120,7 +120,7 @@ export function registerAccountRoutes(app: App, { db }: RouteDeps): void {
         columns: ACCOUNT_SORT_COLUMNS,
       });
       const result = await operations.searchAccounts(db, request.principal, filters, page);
-      return { data: result.rows, pagination: toPageInfo(result, page) };
+      return sendPage(reply, result, page);
     },
   );
 }

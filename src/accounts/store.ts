@@ -2,7 +2,7 @@
 // another company is indistinguishable from a missing one.
 import type { Queryable } from '../db/database.ts';
 import type { SortColumn, SortKey } from '../db/keyset.ts';
-import { fetchPage, type Page } from '../db/keyset-page.ts';
+import { fetchPage, type Page, rowToJson } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
 import type { AccountSearchItem } from './schemas.ts';
 
@@ -15,8 +15,12 @@ export const ACCOUNT_SORT_COLUMNS: Record<string, SortColumn> = {
   updatedAt: { sql: 'updated_at', type: 'timestamptz' },
 };
 
-const COLUMNS = `id, company_id AS "companyId", external_id AS "externalId", name, archived, code,
-  tax_code_external_id AS "taxCodeExternalId", metadata, accounting_system AS "accountingSystem"`;
+const ACCOUNT_FIELDS = `id, company_id AS "companyId", external_id AS "externalId", name, archived, code,
+  tax_code_external_id AS "taxCodeExternalId", metadata`;
+const COLUMNS = `${ACCOUNT_FIELDS}, accounting_system AS "accountingSystem"`;
+
+// A search item as JSON: accountingSystem is there only when the creating token had one (decisions §3).
+const SEARCH_ITEM_JSON = `CASE WHEN accounting_system IS NULL THEN ${rowToJson(ACCOUNT_FIELDS)} ELSE ${rowToJson(COLUMNS)} END`;
 
 export type AccountRow = AccountSearchItem & { accountingSystem: string | null };
 
@@ -136,15 +140,11 @@ export interface PagePosition {
   before?: string[];
 }
 
-export async function searchAccounts(
-  db: Queryable,
-  filters: AccountFilters,
-  position: PagePosition,
-): Promise<Page<AccountRow>> {
+export async function searchAccounts(db: Queryable, filters: AccountFilters, position: PagePosition): Promise<Page> {
   const onlyCompanyAndArchived =
     !filters.ids && filters.name === null && filters.code === null && filters.externalId === null;
-  return fetchPage<AccountRow>(db, {
-    select: COLUMNS,
+  return fetchPage(db, {
+    json: SEARCH_ITEM_JSON,
     from: 'accounts',
     filter: (params) => accountConditions(filters, params),
     columns: ACCOUNT_SORT_COLUMNS,

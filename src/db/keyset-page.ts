@@ -1,9 +1,7 @@
 import type { Queryable } from './database.ts';
 import {
   comparePredicate,
-  cursorColumns,
   orderByClause,
-  readCursorValues,
   type SortColumn,
   type SortKey,
   type SortTerm,
@@ -11,10 +9,10 @@ import {
 } from './keyset.ts';
 import { SqlParams } from './sql-params.ts';
 
-/** One list query: which rows, how they sort, and which page of them. */
+/** One list query: which rows, how they look, how they sort, and which page of them. */
 export interface PageQuerySpec {
-  /** Columns of a row, e.g. `id, name`. */
-  select: string;
+  /** The JSON object of one row as the API shows it: an SQL expression over `from`, see `rowToJson`. */
+  json: string;
   from: string;
   /** Adds the filter values to `params` and returns the WHERE conditions (ANDed). */
   filter: (params: SqlParams) => string[];
@@ -31,96 +29,121 @@ export interface PageQuerySpec {
   totalSql?: (params: SqlParams) => string;
 }
 
-export interface Page<Row> {
-  rows: Row[];
-  /** The sort values of each row, for its cursor. */
-  cursors: string[][];
+export interface Page {
+  /** The rows of the page in sort order: the text of a JSON array, written by the database. */
+  json: string;
+  /** The sort values of the page's first and last rows, for their cursors; absent when it is empty. */
+  first?: string[];
+  last?: string[];
   hasNextPage: boolean;
   hasPreviousPage: boolean;
   total: number;
 }
 
-// Extra columns of the page statement; removed from the rows handed back.
-const TOTAL = '__total';
-const NEAR_SIDE = '__near_side';
+/** The JSON object of the current row's `columns` (`id, company_id AS "companyId"`), named by their aliases. */
+export function rowToJson(columns: string): string {
+  return `(SELECT row_to_json(page_row) FROM (SELECT ${columns}) page_row)`;
+}
+
+interface PageFigures {
+  items: string;
+  fetched: number;
+  near_cursor: string | null;
+  far_cursor: string | null;
+  total: string | number;
+  near_side: boolean;
+}
 
 /**
- * Fetches one page in sort order, in one statement: the rows (one beyond the page, to know whether
- * more follow), the total and whether rows lie on the near side of the cursor are computed together
- * (the last two as subqueries PostgreSQL runs once), so a cursor page costs one round trip like the
- * first page. `after`/`before` pages start at their boundary through the index.
+ * Fetches one page in one statement that answers one row: the page's rows as JSON (the database
+ * writes it, so the service neither parses nor serialises rows), the sort values of its first and
+ * last rows, whether one more row follows, the total, and whether rows lie on the near side of the
+ * cursor. A cursor page starts at its boundary through the index; an offset page first finds the
+ * row at `offset` reading only the sort keys, then starts after it the same way.
  */
-export async function fetchPage<Row>(db: Queryable, spec: PageQuerySpec): Promise<Page<Row>> {
+export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Page> {
   const terms = toSortTerms(spec.columns, spec.sort);
   const backwards = spec.before !== undefined;
-  const boundary = spec.before ?? spec.after;
+  const cursor = spec.before ?? spec.after;
+  const offset = spec.offset ?? 0;
 
   const params = new SqlParams();
-  const where = spec.filter(params);
-  if (boundary) where.push(comparePredicate(terms, boundary, params, { reversed: backwards }));
-  const total = totalQuery(spec, params);
-  const nearSide = boundary ? nearSideQuery(spec, terms, boundary, backwards, params) : 'NULL';
-  const fetched = await db.query<Record<string, unknown>>(
-    `SELECT ${spec.select}, ${cursorColumns(terms)}, (${total}) AS ${TOTAL}, (${nearSide}) AS ${NEAR_SIDE}
-     FROM ${spec.from} WHERE ${where.join(' AND ') || 'TRUE'}
-     ORDER BY ${orderByClause(terms, backwards)}
-     LIMIT ${spec.limit + 1}${spec.offset ? ` OFFSET ${spec.offset}` : ''}`,
+  const filters = spec.filter(params);
+  const where = [...filters];
+  let boundaryCte = '';
+  let nearSide = 'false';
+  if (cursor) {
+    const boundary = terms.map((term, i) => `${params.add(cursor[i])}::${term.type}`);
+    where.push(comparePredicate(terms, boundary, { reversed: backwards }));
+    // The rows at or before the cursor (at or after it for `before`), whether or not its row still exists.
+    const nearSideWhere = [
+      ...filters,
+      comparePredicate(terms, boundary, { reversed: !backwards, inclusive: true }),
+    ].join(' AND ');
+    nearSide = `EXISTS (SELECT 1 FROM ${spec.from} WHERE ${nearSideWhere})`;
+  } else if (offset > 0) {
+    boundaryCte = `WITH page_boundary AS MATERIALIZED (
+      SELECT ${terms.map((term, i) => `${term.sql} AS b${i}`).join(', ')} FROM ${spec.from}
+      WHERE ${filters.join(' AND ') || 'TRUE'} ORDER BY ${orderByClause(terms)}
+      OFFSET ${params.add(offset - 1)}::bigint LIMIT 1)`;
+    where.push(
+      comparePredicate(
+        terms,
+        terms.map((_, i) => `(SELECT b${i} FROM page_boundary)`),
+      ),
+    );
+  }
+  const total = spec.totalSql
+    ? spec.totalSql(params)
+    : `SELECT count(*) FROM ${spec.from} WHERE ${filters.join(' AND ') || 'TRUE'}`;
+  const limit = `${params.add(spec.limit)}::int`;
+  const order = orderByClause(terms, backwards);
+  const cursorJson = `json_build_array(${terms.map((_, i) => `page_k${i}`).join(', ')})::text`;
+
+  const [figures] = await db.query<PageFigures>(
+    `${boundaryCte}
+     SELECT coalesce(string_agg(page_item, ',' ORDER BY page_position ${backwards ? 'DESC' : 'ASC'})
+         FILTER (WHERE page_position <= ${limit}), '') AS items,
+       count(*)::int AS fetched,
+       max(${cursorJson}) FILTER (WHERE page_position = 1) AS near_cursor,
+       max(${cursorJson}) FILTER (WHERE page_position = least(${limit}, page_fetched)) AS far_cursor,
+       (${total}) AS total,
+       ${nearSide} AS near_side
+     FROM (
+       SELECT *, count(*) OVER () AS page_fetched FROM (
+         SELECT ${spec.json}::text AS page_item, ${cursorValues(terms)},
+           row_number() OVER (ORDER BY ${order}) AS page_position
+         FROM ${spec.from} WHERE ${where.join(' AND ') || 'TRUE'}
+         ORDER BY ${order} LIMIT ${limit} + 1
+       ) page_fetched_rows
+     ) page_rows`,
     params.values,
   );
-  // An empty page has no row to carry the two figures: ask for them alone.
-  if (fetched.length === 0) {
-    const alone = new SqlParams();
-    const figures = `(${totalQuery(spec, alone)}) AS ${TOTAL}, (${boundary ? nearSideQuery(spec, terms, boundary, backwards, alone) : 'NULL'}) AS ${NEAR_SIDE}`;
-    const [row] = await db.query<Record<string, unknown>>(`SELECT ${figures}`, alone.values);
-    return toPage([], row ?? {}, spec, terms, backwards);
-  }
-  return toPage(fetched, fetched[0] as Record<string, unknown>, spec, terms, backwards);
+  if (!figures) throw new Error('a page statement answered no row');
+  return toPage(figures, { backwards, limit: spec.limit, offset, cursor: cursor !== undefined });
 }
 
-function toPage<Row>(
-  fetched: Record<string, unknown>[],
-  figures: Record<string, unknown>,
-  spec: PageQuerySpec,
-  terms: SortTerm[],
-  backwards: boolean,
-): Page<Row> {
-  const more = fetched.length > spec.limit;
-  const rows = fetched.slice(0, spec.limit);
-  if (backwards) rows.reverse();
-  const total = Number(figures[TOTAL] ?? 0);
-  // Without a boundary the page is the first one, after `offset` rows.
-  const nearSide = (figures[NEAR_SIDE] as boolean | null) ?? ((spec.offset ?? 0) > 0 && total > 0);
-  const cursors = rows.map((row) => readCursorValues(row, terms));
-  for (const row of rows) {
-    for (let i = 0; i < terms.length; i++) delete row[`k${i}`];
-    delete row[TOTAL];
-    delete row[NEAR_SIDE];
-  }
+/** The row's sort terms as text, `page_k0, page_k1, …`: what its cursor holds. */
+function cursorValues(terms: SortTerm[]): string {
+  return terms.map((term, i) => `${term.sql}::text AS page_k${i}`).join(', ');
+}
+
+function toPage(
+  figures: PageFigures,
+  request: { backwards: boolean; limit: number; offset: number; cursor: boolean },
+): Page {
+  const total = Number(figures.total);
+  const more = Number(figures.fetched) > request.limit;
+  // Without a cursor the page is the first one, after `offset` rows.
+  const nearSide = request.cursor ? figures.near_side : request.offset > 0 && total > 0;
+  const near = figures.near_cursor === null ? undefined : (JSON.parse(figures.near_cursor) as string[]);
+  const far = figures.far_cursor === null ? undefined : (JSON.parse(figures.far_cursor) as string[]);
   return {
-    rows: rows as Row[],
-    cursors,
-    hasNextPage: backwards ? nearSide : more,
-    hasPreviousPage: backwards ? more : nearSide,
+    json: `[${figures.items}]`,
+    first: request.backwards ? far : near,
+    last: request.backwards ? near : far,
+    hasNextPage: request.backwards ? nearSide : more,
+    hasPreviousPage: request.backwards ? more : nearSide,
     total,
   };
-}
-
-function totalQuery(spec: PageQuerySpec, params: SqlParams): string {
-  if (spec.totalSql) return spec.totalSql(params);
-  return `SELECT count(*) FROM ${spec.from} WHERE ${spec.filter(params).join(' AND ') || 'TRUE'}`;
-}
-
-// The rows on the near side of the page are those at or before the boundary (at or after it for
-// `before`): the page starts right after it, whether or not the boundary row still exists.
-function nearSideQuery(
-  spec: PageQuerySpec,
-  terms: SortTerm[],
-  boundary: string[],
-  backwards: boolean,
-  params: SqlParams,
-): string {
-  const reversed = !backwards;
-  const conditions = [...spec.filter(params), comparePredicate(terms, boundary, params, { reversed, inclusive: true })];
-  return `SELECT EXISTS (SELECT 1 FROM ${spec.from} WHERE ${conditions.join(' AND ')}
-    ORDER BY ${orderByClause(terms, reversed)} LIMIT 1)`;
 }

@@ -2,8 +2,6 @@
 // boundary row is the rows whose terms compare strictly after the boundary's, scanned from an index
 // that starts at the boundary, so page 10,000 costs what page 1 does (decisions §3.1).
 
-import type { SqlParams } from './sql-params.ts';
-
 export const PAGE_ORDERS = [
   'ASC',
   'ASC_NULLS_FIRST',
@@ -64,11 +62,6 @@ export function orderByClause(terms: SortTerm[], reversed = false): string {
   return terms.map((t) => `${t.sql} ${t.descending !== reversed ? 'DESC' : 'ASC'}`).join(', ');
 }
 
-/** The select list that reads a row's terms as text, for its cursor: `k0, k1, …`. */
-export function cursorColumns(terms: SortTerm[]): string {
-  return terms.map((t, i) => `${t.sql}::text AS k${i}`).join(', ');
-}
-
 // What `<term>::text` prints for each type (DateStyle ISO), so that a cursor's values are checked
 // before the database casts them back: a value it cannot cast would otherwise fail the query.
 const DATE = String.raw`(\d{4})-(\d{2})-(\d{2})`;
@@ -99,43 +92,38 @@ function fitsType(type: SortTerm['type'], value: string): boolean {
   return year > 0 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-export function readCursorValues(row: Record<string, unknown>, terms: SortTerm[]): string[] {
-  return terms.map((_, i) => String(row[`k${i}`]));
-}
-
 /**
  * The condition "the row sorts after `boundary`" (or before it when `reversed`), strictly, or
- * inclusive of the boundary row itself when `inclusive`.
+ * inclusive of the boundary row itself when `inclusive`. `boundary` holds one SQL expression per
+ * term: a parameter, or a value the statement reads elsewhere.
  *
- * Written as a lexicographic OR of the terms, plus a redundant bound on the leading run of terms
- * that share a direction, which is what lets the planner start the index scan at the boundary.
+ * When every term runs in one direction this is one row comparison, which an index scan starts at.
+ * Otherwise it is a lexicographic OR of the terms, plus a redundant row bound on the leading run of
+ * terms that share a direction, which is what lets the planner start the scan at the boundary.
  */
 export function comparePredicate(
   terms: SortTerm[],
   boundary: string[],
-  params: SqlParams,
   options: { reversed?: boolean; inclusive?: boolean } = {},
 ): string {
   const { reversed = false, inclusive = false } = options;
-  const values = terms.map((t, i) => `${params.add(boundary[i])}::${t.type}`);
   const after = (t: SortTerm) => (t.descending !== reversed ? '<' : '>');
-
-  const branches = terms.map((term, i) => {
-    const equalities = terms.slice(0, i).map((t, j) => `${t.sql} = ${values[j]}`);
-    const last = i === terms.length - 1;
-    const op = after(term) + (last && inclusive ? '=' : '');
-    return [...equalities, `${term.sql} ${op} ${values[i]}`].join(' AND ');
-  });
-
   const first = terms[0];
   if (!first) return 'TRUE';
   let run = 1;
   while (run < terms.length && terms[run]?.descending === first.descending) run++;
-  const lhs = terms
-    .slice(0, run)
-    .map((t) => t.sql)
-    .join(', ');
-  const rhs = values.slice(0, run).join(', ');
-  const bound = `ROW(${lhs}) ${after(first)}= ROW(${rhs})`;
-  return `(${bound} AND (${branches.map((b) => `(${b})`).join(' OR ')}))`;
+  const rowBound = (length: number, op: string) =>
+    `ROW(${terms
+      .slice(0, length)
+      .map((t) => t.sql)
+      .join(', ')}) ${op} ROW(${boundary.slice(0, length).join(', ')})`;
+  if (run === terms.length) return rowBound(run, after(first) + (inclusive ? '=' : ''));
+
+  const branches = terms.map((term, i) => {
+    const equalities = terms.slice(0, i).map((t, j) => `${t.sql} = ${boundary[j]}`);
+    const last = i === terms.length - 1;
+    const op = after(term) + (last && inclusive ? '=' : '');
+    return [...equalities, `${term.sql} ${op} ${boundary[i]}`].join(' AND ');
+  });
+  return `(${rowBound(run, `${after(first)}=`)} AND (${branches.map((b) => `(${b})`).join(' OR ')}))`;
 }

@@ -1,6 +1,6 @@
 import type { App, RouteDeps } from '../http/app.ts';
 import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
-import { toPageInfo } from '../http/pagination/page-response.ts';
+import { sendPage } from '../http/pagination/page-response.ts';
 import { ApiError } from '../http/problem.ts';
 import { errorResponses } from '../http/schemas.ts';
 import * as operations from './operations.ts';
@@ -76,7 +76,7 @@ export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): vo
         response: { 200: ExportJobPageSchema, ...errorResponses() },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const filters = operations.toExportJobFilters(request.principal, request.query);
       const page = parsePageRequest(request, {
         resource: 'export-jobs',
@@ -85,7 +85,7 @@ export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): vo
         columns: EXPORT_JOB_SORT_COLUMNS,
       });
       const result = await operations.listExportJobs(db, request.principal, filters, page, settings);
-      return { data: result.rows, pagination: toPageInfo(result, page) };
+      return sendPage(reply, result, page);
     },
   );
 
@@ -125,7 +125,7 @@ export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): vo
         response: { 200: ExportJobItemPageSchema, ...errorResponses(404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { jobId } = request.params;
       const status = request.query.status ?? null;
       const page = parsePageRequest(request, {
@@ -135,7 +135,7 @@ export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): vo
         columns: EXPORT_JOB_ITEM_SORT_COLUMNS,
       });
       const result = await operations.listExportJobItems(db, request.principal, jobId, status, page);
-      return { data: result.rows, pagination: toPageInfo(result, page) };
+      return sendPage(reply, result, page);
     },
   );
 

@@ -3,7 +3,7 @@
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, type PageQuerySpec } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
 import type { ExportJob, ExportJobItem, ExportJobItemUpdate, ExportJobStatus } from './schemas.ts';
 
 export const EXPORT_JOB_SORT_COLUMNS: Record<string, SortColumn> = {
@@ -134,9 +134,9 @@ export async function listExportJobs(
   filters: ExportJobFilters,
   position: PagePosition,
   ttlSeconds: number,
-): Promise<Page<ExportJob>> {
-  return fetchPage<ExportJob>(db, {
-    select: jobColumns(ttlSeconds),
+): Promise<Page> {
+  return fetchPage(db, {
+    json: rowToJson(jobColumns(ttlSeconds)),
     from: 'export_jobs',
     filter: (params) => {
       const conditions = [`company_id = ANY(${params.add(filters.companies)}::uuid[])`];
@@ -153,9 +153,9 @@ export async function listExportJobItems(
   jobId: string,
   status: string | null,
   position: PagePosition,
-): Promise<Page<ExportJobItem>> {
-  return fetchPage<ExportJobItem>(db, {
-    select: ITEM_COLUMNS,
+): Promise<Page> {
+  return fetchPage(db, {
+    json: rowToJson(ITEM_COLUMNS),
     from: 'export_job_items',
     filter: (params) => {
       const conditions = [`job_id = ${params.add(jobId)}`];

@@ -92,8 +92,7 @@ export async function listSubscriptions(
   filters: SubscriptionListFilters,
   position: store.PagePosition,
 ) {
-  const page = await store.listSubscriptions(db, { ...filters, owner: ownerOf(principal) }, position);
-  return { ...page, rows: page.rows.map(toSubscription) };
+  return store.listSubscriptions(db, { ...filters, owner: ownerOf(principal) }, position);
 }
 
 export async function getSubscriptionSecret(db: Database, principal: Principal, id: string): Promise<string> {
@@ -203,18 +202,4 @@ function bodyError(path: string, message: string): FieldError {
 
 function subscriptionNotFound(id: string): ApiError {
   return new ApiError('SUBSCRIPTION_NOT_FOUND', `No subscription ${id}`);
-}
-
-/** The API shape of a row: exactly the contract's fields (list rows also carry cursor columns). */
-function toSubscription(row: Subscription): Subscription {
-  return {
-    id: row.id,
-    status: row.status,
-    eventTypes: row.eventTypes,
-    endpointUrl: row.endpointUrl,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    endpointAuth: { type: row.endpointAuth.type },
-    customHeaders: row.customHeaders,
-  };
 }

@@ -1,6 +1,6 @@
 import type { App, RouteDeps } from '../http/app.ts';
 import { parsePageRequest, splitCommaListsOf } from '../http/pagination/page-request.ts';
-import { toPageInfo } from '../http/pagination/page-response.ts';
+import { sendPage } from '../http/pagination/page-response.ts';
 import { errorResponses } from '../http/schemas.ts';
 import * as operations from './operations.ts';
 import {
@@ -66,7 +66,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
         response: { 200: SubscriptionPageSchema, ...errorResponses() },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const filters = operations.toSubscriptionFilters(request.query);
       const page = parsePageRequest(request, {
         resource: 'subscriptions',
@@ -75,7 +75,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
         columns: SUBSCRIPTION_SORT_COLUMNS,
       });
       const result = await operations.listSubscriptions(db, request.principal, filters, page);
-      return { data: result.rows, pagination: toPageInfo(result, page) };
+      return sendPage(reply, result, page);
     },
   );
 

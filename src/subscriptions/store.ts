@@ -4,7 +4,7 @@
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, type PageQuerySpec } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
 import type { Subscription, SubscriptionStatus } from './schemas.ts';
 
 export const SUBSCRIPTION_SORT_COLUMNS: Record<string, SortColumn> = {
@@ -113,9 +113,9 @@ export async function listSubscriptions(
   db: Queryable,
   filters: SubscriptionFilters,
   position: PagePosition,
-): Promise<Page<Subscription>> {
-  return fetchPage<Subscription>(db, {
-    select: COLUMNS,
+): Promise<Page> {
+  return fetchPage(db, {
+    json: rowToJson(COLUMNS),
     from: 'subscriptions',
     filter: (params) => {
       const conditions = [`owner = ${params.add(filters.owner)}`];

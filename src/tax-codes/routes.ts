@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { App, RouteDeps } from '../http/app.ts';
 import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
-import { toPageInfo } from '../http/pagination/page-response.ts';
+import { sendPage } from '../http/pagination/page-response.ts';
 import { errorResponses } from '../http/schemas.ts';
 import * as operations from './operations.ts';
 import {
@@ -107,7 +107,7 @@ export function registerTaxCodeRoutes(app: App, { db }: RouteDeps): void {
         response: { 200: TaxCodePageSchema, ...errorResponses() },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const filters = operations.toTaxCodeFilters(request.principal, request.query.company_id, request.body);
       const page = parsePageRequest(request, {
         resource: 'tax-codes',
@@ -116,7 +116,7 @@ export function registerTaxCodeRoutes(app: App, { db }: RouteDeps): void {
         columns: TAX_CODE_SORT_COLUMNS,
       });
       const result = await operations.searchTaxCodes(db, filters, page);
-      return { data: result.rows, pagination: toPageInfo(result, page) };
+      return sendPage(reply, result, page);
     },
   );
 }

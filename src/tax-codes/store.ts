@@ -3,7 +3,7 @@
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, type PageQuerySpec } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
 import type { TaxCode } from './schemas.ts';
 
@@ -104,13 +104,9 @@ export interface TaxCodeFilters {
 
 export type PagePosition = Pick<PageQuerySpec, 'sort' | 'limit' | 'offset' | 'after' | 'before'>;
 
-export async function searchTaxCodes(
-  db: Queryable,
-  filters: TaxCodeFilters,
-  position: PagePosition,
-): Promise<Page<TaxCode>> {
-  return fetchPage<TaxCode>(db, {
-    select: COLUMNS,
+export async function searchTaxCodes(db: Queryable, filters: TaxCodeFilters, position: PagePosition): Promise<Page> {
+  return fetchPage(db, {
+    json: rowToJson(COLUMNS),
     from: 'tax_codes',
     filter: (params) => taxCodeConditions(filters, params),
     columns: TAX_CODE_SORT_COLUMNS,

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import type { App, RouteDeps } from '../http/app.ts';
 import { pageQueryProperties, parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
-import { PageInfoSchema, toPageInfo } from '../http/pagination/page-response.ts';
+import { PageInfoSchema, sendPage } from '../http/pagination/page-response.ts';
 import { errorResponses, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
 import * as operations from './delivery-log.ts';
 import { MESSAGE_SORT_COLUMNS, MESSAGE_STATUSES, type MessageStatus } from './delivery-log-store.ts';
@@ -73,7 +73,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { subscriptionId } = request.params;
       const status = (request.query.status as MessageStatus | undefined) ?? null;
       const page = parsePageRequest(request, {
@@ -83,7 +83,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
         columns: MESSAGE_SORT_COLUMNS,
       });
       const result = await operations.listMessages(db, request.principal, subscriptionId, status, page);
-      return { data: result.rows, pagination: toPageInfo(result, page) };
+      return sendPage(reply, result, page);
     },
   );
 

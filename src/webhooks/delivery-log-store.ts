@@ -3,7 +3,7 @@
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, type PageQuerySpec } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
 import { EVENTS_CHANNEL } from './record-event.ts';
 
 export const MESSAGE_STATUSES = ['pending', 'delivered', 'failed'] as const;
@@ -52,9 +52,9 @@ export async function listMessages(
   subscriptionId: string,
   status: MessageStatus | null,
   position: PagePosition,
-): Promise<Page<MessageView>> {
-  return fetchPage<MessageView>(db, {
-    select: MESSAGE_COLUMNS,
+): Promise<Page> {
+  return fetchPage(db, {
+    json: rowToJson(MESSAGE_COLUMNS),
     from: MESSAGE_FROM,
     filter: (params) => {
       const conditions = [`m.subscription_id = ${params.add(subscriptionId)}`];

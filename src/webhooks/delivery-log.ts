@@ -21,7 +21,7 @@ export async function listMessages(
   subscriptionId: string,
   status: store.MessageStatus | null,
   position: store.PagePosition,
-): Promise<Page<store.MessageView>> {
+): Promise<Page> {
   await assertOwnSubscription(db, principal, subscriptionId);
   return store.listMessages(db, subscriptionId, status, position);
 }

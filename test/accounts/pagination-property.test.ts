@@ -192,6 +192,20 @@ async function assertWalks(company: string, sort: Sort[], expected: Row[], filte
     cursor = `&before=${page.pagination.startCursor}`;
   }
   assert.deepEqual([...backwards, ...expectedIds.slice(-1)], expectedIds, `${label}: backwards`);
+
+  // Offset pages are the same slices of the same order, up to and past the end.
+  const count = expected.length;
+  for (const offset of [1, LIMIT + 3, Math.floor(count / 2), count - 2, count, count + 5]) {
+    const page = await fetchPage(company, sort, `&offset=${offset}`, filters);
+    const at = `${label}: offset ${offset}`;
+    assert.deepEqual(
+      page.data.map((a) => a.id),
+      expectedIds.slice(offset, offset + LIMIT),
+      at,
+    );
+    assert.equal(page.pagination.hasPreviousPage, count > 0, `${at}: hasPreviousPage`);
+    assert.equal(page.pagination.hasNextPage, offset + LIMIT < count, `${at}: hasNextPage`);
+  }
 }
 
 describe(`keyset pagination matches an in-memory sort (SEED=${SEED})`, () => {

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { PAGE_ORDERS } from '../../db/keyset.ts';
 import type { Page } from '../../db/keyset-page.ts';
@@ -33,9 +34,8 @@ export interface PageInfo {
   total: number;
 }
 
-export function toPageInfo(page: Page<unknown>, request: PageRequest): PageInfo {
-  const first = page.cursors[0];
-  const last = page.cursors[page.cursors.length - 1];
+export function toPageInfo(page: Page, request: PageRequest): PageInfo {
+  const { first, last } = page;
   return {
     currentRequestPagination: request.echo,
     hasNextPage: page.hasNextPage,
@@ -44,4 +44,13 @@ export function toPageInfo(page: Page<unknown>, request: PageRequest): PageInfo 
     ...(last && { endCursor: encodeCursor(request.fingerprint, last) }),
     total: page.total,
   };
+}
+
+/**
+ * Answers 200 with a page envelope, `{ data, pagination }`. The rows go out as the database wrote
+ * them; the route's response schema still describes them (OpenAPI) and the tests check them against it.
+ */
+export function sendPage(reply: FastifyReply, page: Page, request: PageRequest): FastifyReply {
+  const pagination = JSON.stringify(toPageInfo(page, request));
+  return reply.type('application/json; charset=utf-8').send(`{"data":${page.json},"pagination":${pagination}}`);
 }
