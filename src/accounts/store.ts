@@ -52,6 +52,7 @@ export async function insertAccount(db: Queryable, account: NewAccount): Promise
       account.metadata === null ? null : JSON.stringify(account.metadata),
       account.accountingSystem,
     ],
+    { reusePlan: true },
   );
   return row;
 }
@@ -64,13 +65,16 @@ export async function findAccountByExternalId(
   const [row] = await db.query<AccountRow>(
     `SELECT ${COLUMNS} FROM accounts WHERE company_id = $1 AND external_id = $2`,
     [companyId, externalId],
+    { reusePlan: true },
   );
   return row;
 }
 
 /** The accounts with these ids, in the order of `ids` (undefined where there is none). */
 export async function findAccountsByIds(db: Queryable, ids: readonly string[]): Promise<(AccountRow | undefined)[]> {
-  const rows = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = ANY($1::uuid[])`, [ids]);
+  const rows = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = ANY($1::uuid[])`, [ids], {
+    reusePlan: true,
+  });
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id));
 }
@@ -144,6 +148,8 @@ export async function searchAccounts(db: Queryable, filters: AccountFilters, pos
   const onlyCompanyAndArchived =
     !filters.ids && filters.name === null && filters.code === null && filters.externalId === null;
   return fetchPage(db, {
+    // A whole company's accounts in index order: one plan serves every company and every page.
+    reusePlan: onlyCompanyAndArchived && filters.archived === null,
     json: SEARCH_ITEM_JSON,
     from: 'accounts',
     filter: (params) => accountConditions(filters, params),

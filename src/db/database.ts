@@ -1,8 +1,22 @@
 // One query interface over the embedded database (PGlite) and PostgreSQL (node-postgres).
 // Stores receive a `Queryable` and never know which one runs underneath.
 
+export interface QueryOptions {
+  /**
+   * The statement's best plan is the same whatever its parameter values (a primary-key lookup, a
+   * page of a whole company in index order): PostgreSQL plans it once per connection and keeps the
+   * plan. Without it a statement is planned for its values on every call, which a filter such as a
+   * name substring needs (docs/decisions/query-plans.md). PGlite plans every statement anyway.
+   */
+  reusePlan?: boolean;
+}
+
 export interface Queryable {
-  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<Row[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }

@@ -23,6 +23,12 @@ export interface PageQuerySpec {
   after?: string[];
   before?: string[];
   /**
+   * The filters are the same kind of set whatever their values (a whole company), so one plan
+   * serves every page: PostgreSQL keeps it instead of planning each call (QueryOptions.reusePlan).
+   * Leave it unset when a filter's selectivity depends on its value, such as a name substring.
+   */
+  reusePlan?: boolean;
+  /**
    * A scalar query cheaper than count(*) over the filters that answers the exact total, where the
    * store has one (accounts keep counters per company).
    */
@@ -80,7 +86,12 @@ export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Pag
       ...filters,
       comparePredicate(terms, boundary, { reversed: !backwards, inclusive: true }),
     ].join(' AND ');
-    nearSide = `EXISTS (SELECT 1 FROM ${spec.from} WHERE ${nearSideWhere})`;
+    // A plan made for the values chooses how to find one such row. A kept plan cannot know whether
+    // the cursor is near the start, so it walks the index back from the cursor: the first row it
+    // meets is the answer, since without value filters every row of the company counts.
+    nearSide = spec.reusePlan
+      ? `(SELECT true FROM ${spec.from} WHERE ${nearSideWhere} ORDER BY ${orderByClause(terms, !backwards)} LIMIT 1) IS NOT NULL`
+      : `EXISTS (SELECT 1 FROM ${spec.from} WHERE ${nearSideWhere})`;
   } else if (offset > 0) {
     boundaryCte = `WITH page_boundary AS MATERIALIZED (
       SELECT ${terms.map((term, i) => `${term.sql} AS b${i}`).join(', ')} FROM ${spec.from}
@@ -118,6 +129,7 @@ export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Pag
        ) page_fetched_rows
      ) page_rows`,
     params.values,
+    { reusePlan: spec.reusePlan },
   );
   if (!figures) throw new Error('a page statement answered no row');
   return toPage(figures, { backwards, limit: spec.limit, offset, cursor: cursor !== undefined });

@@ -7,31 +7,39 @@ import { createStatementNames } from './statement-names.ts';
 // run again from the start.
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 3;
+// Connections per pool and process; node-postgres's default.
+const POOL_SIZE = 10;
 
 /**
- * PostgreSQL through a node-postgres pool. `schema` puts every table of this connection in its own
- * schema (the tests use one per file); extensions stay in `public`.
+ * PostgreSQL through node-postgres. `schema` puts every table of this connection in its own schema
+ * (the tests use one per file); extensions stay in `public`.
+ *
+ * Two pools, because PostgreSQL decides per session whether a prepared statement is planned for its
+ * values on every call or keeps one plan: statements marked `reusePlan` run on connections that
+ * keep plans, every other statement (and every transaction) on connections that plan each call.
+ * Each pool opens at most POOL_SIZE connections, and only while they are used.
  */
 export async function openPostgres(url: string, options: { schema?: string } = {}): Promise<Database> {
   const searchPath = options.schema ? `${options.schema},public` : undefined;
-  const connection = {
+  const connectionFor = (planCacheMode: string) => ({
     connectionString: url,
-    // Named statements are planned for their parameters every time, as unnamed ones are: a generic
-    // plan would suit one company of a million accounts badly. They still skip the parse.
     options: [
       '-c TimeZone=UTC',
-      '-c plan_cache_mode=force_custom_plan',
+      `-c plan_cache_mode=${planCacheMode}`,
       searchPath ? `-c search_path=${searchPath}` : '',
     ]
       .join(' ')
       .trim(),
-  };
-  const pool = new pg.Pool({ ...connection, max: 10 });
+  });
+  const connection = connectionFor('force_custom_plan');
+  const planning = new pg.Pool({ ...connection, max: POOL_SIZE });
+  const reusing = new pg.Pool({ ...connectionFor('force_generic_plan'), max: POOL_SIZE });
   const listeners = new Set<PostgresListener>();
   // An idle client that loses its connection emits here; without a listener it would crash the process.
-  pool.on('error', () => {});
-  if (options.schema) await createSchema(pool, options.schema);
+  for (const pool of [planning, reusing]) pool.on('error', () => {});
+  if (options.schema) await createSchema(planning, options.schema);
 
+  // Named statements skip the parse on every call after the first on a connection.
   const statements = createStatementNames();
   const query = async <Row>(on: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]) => {
     const values = params as unknown[] | undefined;
@@ -42,7 +50,7 @@ export async function openPostgres(url: string, options: { schema?: string } = {
 
   async function transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const client = await pool.connect();
+      const client = await planning.connect();
       try {
         await client.query('BEGIN');
         const result = await work({
@@ -64,8 +72,8 @@ export async function openPostgres(url: string, options: { schema?: string } = {
 
   return {
     kind: 'postgres',
-    query: (sql, params) => query(pool, sql, params),
-    exec: async (sql) => void (await pool.query(sql)),
+    query: (sql, params, queryOptions) => query(queryOptions?.reusePlan ? reusing : planning, sql, params),
+    exec: async (sql) => void (await planning.query(sql)),
     transaction,
     listen: async (channel, onNotify) => {
       const listener = await listenOnPostgres(connection, channel, onNotify);
@@ -78,7 +86,7 @@ export async function openPostgres(url: string, options: { schema?: string } = {
     close: async () => {
       await Promise.all([...listeners].map((listener) => listener.stop()));
       listeners.clear();
-      await pool.end();
+      await Promise.all([planning.end(), reusing.end()]);
     },
   };
 }
