@@ -63,10 +63,12 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     ajv: { customOptions: { strict: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that never wait take Fastify's callback form: no promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -76,6 +78,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       },
       'request',
     );
+    done();
   });
   // Bodies are JSON only: anything else is 415, rather than Fastify's default text parser.
   app.removeContentTypeParser('text/plain');

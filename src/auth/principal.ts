@@ -31,6 +31,10 @@ export interface Principal {
 
 /** Reads need `:read` or `:write` of the same resource; writes need `:write`. */
 export function hasScope(principal: Principal, required: Scope): boolean {
-  if (principal.scopes.has(required)) return true;
-  return required.endsWith(':read') && principal.scopes.has(required.replace(/:read$/, ':write'));
+  return principal.scopes.has(required) || principal.scopes.has(WRITE_SCOPE_OF_READ.get(required) ?? '');
 }
+
+// `accounts:read` → `accounts:write`, for each read scope.
+const WRITE_SCOPE_OF_READ: ReadonlyMap<string, string> = new Map(
+  SCOPES.filter((scope) => scope.endsWith(':read')).map((scope) => [scope, scope.replace(/:read$/, ':write')]),
+);

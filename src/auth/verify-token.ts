@@ -46,15 +46,12 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
   const { own } = options;
   // A verified signature is remembered; whether our client is still active is asked every time.
   const verified = new LRUCache<string, Principal>({ max: VERIFIED_MAX, ttlAutopurge: false });
-  const stillActive = async (principal: Principal): Promise<Principal> => {
-    if (own && principal.credential?.startsWith('client:') && !(await own.isClientActive(principal.clientId ?? ''))) {
-      throw new InvalidTokenError('The client this token was issued to has been revoked');
-    }
-    return principal;
-  };
+  // Only a token from our own /oauth/token has a client that can be revoked.
+  const check = (principal: Principal) =>
+    own && principal.credential?.startsWith('client:') ? stillActive(own, principal) : principal;
   return async (token) => {
     const known = verified.get(token);
-    if (known) return stillActive(known);
+    if (known) return check(known);
     const isOwn = own !== undefined && kidOf(token) === own.kid;
     let payload: JWTPayload;
     try {
@@ -81,8 +78,15 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
     const principal = toPrincipal(payload, isOwn);
     const ttl = Math.min(VERIFIED_TTL_MS, (payload.exp as number) * 1000 - Date.now());
     if (ttl > 0) verified.set(token, principal, { ttl });
-    return stillActive(principal);
+    return check(principal);
   };
+}
+
+async function stillActive(own: OwnTokenKey, principal: Principal): Promise<Principal> {
+  if (!(await own.isClientActive(principal.clientId ?? ''))) {
+    throw new InvalidTokenError('The client this token was issued to has been revoked');
+  }
+  return principal;
 }
 
 function kidOf(token: string): string | undefined {

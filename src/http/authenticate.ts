@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasScope, type Principal, type Scope } from '../auth/principal.ts';
 import { InvalidTokenError, type TokenVerifier } from '../auth/verify-token.ts';
 import { ApiError } from './problem.ts';
@@ -39,30 +39,33 @@ export function registerAuthentication(
   { apiKeys, limiter }: AuthenticationOptions = {},
 ): void {
   app.decorateRequest('principal', undefined as unknown as Principal);
-  // Every authenticated operation may answer 429: say so in its OpenAPI responses.
+  // Each authenticated route gets its own hook, made once with the route's scope, so that a request
+  // neither reads its route's options nor passes a check meant for others.
   app.addHook('onRoute', (route) => {
+    const { scope, authenticated } = route.config ?? {};
+    if (!scope && !authenticated) return;
+    // Every authenticated operation may answer 429: say so in its OpenAPI responses.
     const responses = route.schema?.response as Record<string, unknown> | undefined;
-    if ((route.config?.scope || route.config?.authenticated) && responses && !responses[429]) {
+    if (responses && !responses[429]) {
       responses[429] = { ...ProblemSchema, description: 'Too many requests: wait for Retry-After seconds' };
     }
-  });
-  app.addHook('onRequest', async (request, reply) => {
-    const { scope, authenticated } = request.routeOptions.config;
-    if (!scope && !authenticated) return;
-    await limiter?.refuseBlockedAddress(request, reply);
-    try {
-      request.principal = await authenticate(request, verify, apiKeys);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401 && request.headers.authorization) {
-        await limiter?.countFailure(request);
+    const check = async (request: FastifyRequest, reply: FastifyReply) => {
+      await limiter?.refuseBlockedAddress(request, reply);
+      try {
+        request.principal = await authenticate(request, verify, apiKeys);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401 && request.headers.authorization) {
+          await limiter?.countFailure(request);
+        }
+        throw error;
       }
-      throw error;
-    }
-    const { principal } = request;
-    await limiter?.countRequest(request, reply, principal.credential ?? `subject:${principal.subject}`);
-    if (scope && !hasScope(principal, scope)) {
-      throw new ApiError('FORBIDDEN', `This operation needs the scope ${scope}`);
-    }
+      const { principal } = request;
+      await limiter?.countRequest(request, reply, principal.credential ?? `subject:${principal.subject}`);
+      if (scope && !hasScope(principal, scope)) {
+        throw new ApiError('FORBIDDEN', `This operation needs the scope ${scope}`);
+      }
+    };
+    route.onRequest = [...[route.onRequest ?? []].flat(), check];
   });
 }
 

@@ -17,9 +17,10 @@ export function registerOpsRoutes(app: FastifyInstance, { db }: { db: Database }
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     duration.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/health/live', { schema: hidden }, async () => ({ status: 'ok' }));
