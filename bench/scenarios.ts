@@ -55,6 +55,11 @@ export async function buildScenarios(context: ScenarioContext): Promise<Scenario
     { name: 'search: first page', requests: [search(`limit=${PAGE}`)] },
     { name: 'search: middle page (cursor)', requests: [search(middle)] },
     { name: 'search: last page (cursor)', requests: [search(last)] },
+    // 10 % of the seeded accounts have no code: DESC puts them first, all tied on the code.
+    {
+      name: 'search: first page by code DESC',
+      requests: [search(`limit=${PAGE}&sorting_keys=code&sorting_order=DESC`)],
+    },
     { name: `search: name contains "${NAME_SEARCH}"`, requests: [search(`limit=${PAGE}`, nameBody)] },
     {
       name: 'create',
