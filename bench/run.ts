@@ -20,7 +20,7 @@ import { mintToken } from '../src/auth/mint-token.ts';
 import { buildAuthScenarios, prepareAuth } from './auth-scenarios.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { buildExportJobScenario, checkExportJobEvents } from './export-job-scenarios.ts';
-import { type LoadResult, runLoad } from './load.ts';
+import { type LoadRequest, type LoadResult, runLoad } from './load.ts';
 import { startBareServer, startService } from './processes.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
 import { buildScenarios, getByIdRequests, sampleBody } from './scenarios.ts';
@@ -58,7 +58,9 @@ if (loadBefore > 0.5) log(`warning: load average ${loadBefore.toFixed(2)} before
 const secret = randomBytes(32).toString('base64url');
 const load = { connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds };
 
-let bare: LoadResult | undefined;
+// Every measurement of the bare server in this run; ratios are to the fastest, so a slow moment of
+// the machine during one of them cannot flatter the service.
+const bareRuns: LoadResult[] = [];
 const measured: { scenario: string; db: string; result: LoadResult }[] = [];
 const versions: Record<string, string> = {};
 
@@ -82,25 +84,16 @@ for (const kind of settings.suites.includes('accounts') ? settings.databases : [
       ...(await buildAuthScenarios(service.url, auth, target.sampleIds)),
       exportJobs,
     ];
-    if (!bare) {
-      const server = await startBareServer(await sampleBody(context));
-      try {
-        // The same requests as get-by-id (the bare server ignores path and headers): the figures
-        // differ by what the service does, not by what the load generator does.
-        bare = await runLoad({
-          url: server.url,
-          requests: getByIdRequests(context.sampleIds, `Bearer ${token}`),
-          ...load,
-        });
-        log(`bare node:http: ${Math.round(bare.rps)} rps`);
-      } finally {
-        await server.stop();
-      }
-    }
+    // The same requests as get-by-id (the bare server ignores path and headers): the figures differ
+    // by what the service does, not by what the load generator does.
+    const measureBare = () => runBare(sampleBody(context), getByIdRequests(context.sampleIds, `Bearer ${token}`));
     for (const scenario of scenarios) {
+      // The ceiling is measured right before and right after get-by-id, the scenario compared with it.
+      if (scenario.name === 'get-by-id') bareRuns.push(await measureBare());
       const result = await runLoad({ url: service.url, requests: scenario.requests, ...load });
       measured.push({ scenario: scenario.name, db: kind, result });
       log(`${kind}: ${scenario.name}: ${Math.round(result.rps)} rps, p99 ${result.p99Ms.toFixed(2)} ms`);
+      if (scenario.name === 'get-by-id') bareRuns.push(await measureBare());
     }
     await service.stop();
     log(`${kind}: ${await checkExportJobEvents(target.env, exportJobs.created())}`);
@@ -118,10 +111,14 @@ if (settings.suites.includes('webhooks')) {
   );
 }
 
+const bare = bareRuns.reduce<LoadResult | undefined>(
+  (best, run) => (best && best.rps >= run.rps ? best : run),
+  undefined,
+);
 const figures: Figure[] = bare
   ? [
-      toFigure('bare node:http, same body and requests', '-', bare, bare),
-      ...measured.map((m) => toFigure(m.scenario, m.db, m.result, bare as LoadResult)),
+      toFigure(`bare node:http, same body and requests (fastest of ${bareRuns.length})`, '-', bare, bare),
+      ...measured.map((m) => toFigure(m.scenario, m.db, m.result, bare)),
     ]
   : [];
 const seconds = (Date.now() - started) / 1000;
@@ -129,7 +126,7 @@ if (bare) {
   console.log(`\n${formatTable(figures)}\n`);
   console.log(
     `${settings.accounts.toLocaleString('en')} accounts in one company, ${settings.connections} connections, ` +
-      `${settings.seconds} s per scenario`,
+      `${settings.seconds} s per scenario; bare server runs: ${bareRuns.map((run) => Math.round(run.rps)).join(', ')} rps`,
   );
 }
 if (webhooks) {
@@ -154,7 +151,20 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
   node: process.version,
   versions,
   settings: { ...settings, adminUrl: undefined },
+  bareRuns,
   seconds,
   figures,
   webhooks,
 });
+
+/** One run of the bare node:http server answering `body` to `requests`, as the service is driven. */
+async function runBare(body: Promise<string>, requests: LoadRequest[]): Promise<LoadResult> {
+  const server = await startBareServer(await body);
+  try {
+    const result = await runLoad({ url: server.url, requests, ...load });
+    log(`bare node:http: ${Math.round(result.rps)} rps`);
+    return result;
+  } finally {
+    await server.stop();
+  }
+}
