@@ -21,7 +21,10 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   responses: number;
-  /** Non-2xx answers and connection errors: a figure with either is not a measurement. */
+  /**
+   * Non-2xx answers, connection errors and timeouts, or every request sent when none was answered:
+   * a figure with any is not a measurement.
+   */
   failures: number;
 }
 
@@ -49,7 +52,9 @@ function fire(options: LoadOptions): Promise<LoadResult> {
           p50Ms: percentile(latencies, 0.5),
           p99Ms: percentile(latencies, 0.99),
           responses: result['2xx'],
-          failures: result.non2xx + result.errors,
+          // Requests still unanswered when the run ends count nowhere: a service that answered
+          // nothing at all failed every request it was sent.
+          failures: result.non2xx + result.errors + (result['2xx'] === 0 ? result.requests.sent : 0),
         });
       },
     );
