@@ -7,37 +7,54 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface Child {
   /** Base address, e.g. http://127.0.0.1:40123. */
   url: string;
+  pid: number;
   stop(): Promise<void>;
+}
+
+export interface ChildOptions {
+  /** A command the process runs under, e.g. valgrind and its options. */
+  wrapper?: string[];
+  /** How long it may take to answer its probe. */
+  readyTimeoutMs?: number;
+  /** More environment, e.g. what the wrapper reads. */
+  env?: Record<string, string>;
 }
 
 const ROOT = new URL('../', import.meta.url);
 
 /** `ledgerhook serve --role api` with `env`, once /health/ready answers 200. */
-export function startService(env: Record<string, string>): Promise<Child> {
-  return startChild('src/main.ts', ['serve', '--role', 'api'], env, '/health/ready');
+export function startService(env: Record<string, string>, options?: ChildOptions): Promise<Child> {
+  return startChild('src/main.ts', ['serve', '--role', 'api'], env, '/health/ready', options);
 }
 
 /** The bare node:http server answering `body` to every request. */
-export function startBareServer(body: string): Promise<Child> {
-  return startChild('bench/bare-server.ts', [], { BODY: body }, '/');
+export function startBareServer(body: string, options?: ChildOptions): Promise<Child> {
+  return startChild('bench/bare-server.ts', [], { BODY: body }, '/', options);
 }
 
-async function startChild(script: string, args: string[], env: Record<string, string>, probe: string): Promise<Child> {
+async function startChild(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  probe: string,
+  { wrapper = [], readyTimeoutMs, env: extraEnv }: ChildOptions = {},
+): Promise<Child> {
   const port = await freePort();
-  const child = spawn(process.execPath, [script, ...args], {
+  const [command = process.execPath, ...wrapperArgs] = [...wrapper, process.execPath];
+  const child = spawn(command, [...wrapperArgs, script, ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...env, ...extraEnv, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const stop = () => stopChild(child);
   try {
-    await waitUntilReady(child, `${url}${probe}`);
+    await waitUntilReady(child, `${url}${probe}`, readyTimeoutMs);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, stop };
+  return { url, pid: child.pid ?? 0, stop };
 }
 
 async function waitUntilReady(child: ChildProcess, url: string, timeoutMs = 60_000): Promise<void> {

@@ -3,8 +3,11 @@
 // process, and measures each scenario beside a bare node:http server answering the same body.
 // webhooks: a worker process delivers signed notifications to 50 local receivers, beside raw undici
 // POSTs of the same body to them (bench/webhooks/suite.ts); and the commit-to-first-attempt latency.
+// instructions (not run by default): instructions per get-by-id request in the service and in the
+// bare server, counted by callgrind on PostgreSQL (bench/instructions.ts); needs valgrind.
 //
-//   BENCH_SUITE=accounts,webhooks  which suites, in order
+//   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions)
+//   BENCH_INSTRUCTION_REQUESTS=4000, BENCH_INSTRUCTION_WARMUP=6000  counted and uncounted requests
 //   BENCH_DB=postgres,pglite   which databases, in order
 //   BENCH_ACCOUNTS=1000000     accounts in the company
 //   BENCH_SECONDS=5            timed seconds per scenario (after BENCH_WARMUP_SECONDS=3 untimed)
@@ -20,6 +23,7 @@ import { mintToken } from '../src/auth/mint-token.ts';
 import { buildAuthScenarios, prepareAuth } from './auth-scenarios.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { buildExportJobScenario, checkExportJobEvents } from './export-job-scenarios.ts';
+import { countInstructions, type InstructionFigures } from './instructions.ts';
 import { type LoadRequest, type LoadResult, runLoad } from './load.ts';
 import { startBareServer, startService } from './processes.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
@@ -36,6 +40,11 @@ const settings = {
   connections: Number(env.BENCH_CONNECTIONS ?? 10),
   exportCompanies: Number(env.BENCH_EXPORT_COMPANIES ?? 50_000),
   adminUrl: env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  instructions: {
+    requests: Number(env.BENCH_INSTRUCTION_REQUESTS ?? 4000),
+    warmup: Number(env.BENCH_INSTRUCTION_WARMUP ?? 6000),
+    connections: 4,
+  },
   webhooks: {
     messages: Number(env.BENCH_WEBHOOK_MESSAGES ?? 20_000),
     receivers: Number(env.BENCH_WEBHOOK_RECEIVERS ?? 50),
@@ -44,7 +53,7 @@ const settings = {
   },
 };
 for (const suite of settings.suites) {
-  if (suite !== 'accounts' && suite !== 'webhooks') throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
+  if (!['accounts', 'webhooks', 'instructions'].includes(suite)) throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
 }
 for (const kind of settings.databases) {
   if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`BENCH_DB: unknown database ${kind}`);
@@ -103,6 +112,29 @@ for (const kind of settings.suites.includes('accounts') ? settings.databases : [
   }
 }
 
+let instructions: InstructionFigures | undefined;
+if (settings.suites.includes('instructions')) {
+  const target = await prepare('postgres', { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
+  try {
+    const token = await mintToken(secret, {
+      subject: randomUUID(),
+      companies: [target.companyId],
+      scope: 'accounts:read',
+      ttl: '1d',
+    });
+    instructions = await countInstructions(
+      // The limiter stays in the path, as in the accounts suite, but never refuses.
+      { ...target.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: String(2 ** 31) },
+      getByIdRequests(target.sampleIds, `Bearer ${token}`),
+      (url) => sampleBody({ url, token, companyId: target.companyId, sampleIds: target.sampleIds }),
+      settings.instructions,
+      log,
+    );
+  } finally {
+    await target.cleanup();
+  }
+}
+
 let webhooks: WebhookFigures | undefined;
 if (settings.suites.includes('webhooks')) {
   webhooks = await runWebhookSuite(
@@ -129,6 +161,14 @@ if (bare) {
       `${settings.seconds} s per scenario; bare server runs: ${bareRuns.map((run) => Math.round(run.rps)).join(', ')} rps`,
   );
 }
+if (instructions) {
+  const { service, bare: bareCount, settings: counted } = instructions;
+  console.log(
+    `\ninstructions per request (callgrind, service process only, ${counted.requests} requests after ` +
+      `${counted.warmup}, ${counted.connections} connections): get-by-id ${Math.round(service / 1000)}k, ` +
+      `bare node:http ${Math.round(bareCount / 1000)}k, ratio ${((100 * bareCount) / service).toFixed(1)} %`,
+  );
+}
 if (webhooks) {
   console.log(`\n${formatWebhookTable(webhooks)}\n`);
   console.log(
@@ -152,6 +192,7 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
   versions,
   settings: { ...settings, adminUrl: undefined },
   bareRuns,
+  instructions,
   seconds,
   figures,
   webhooks,
