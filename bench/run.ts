@@ -79,12 +79,7 @@ for (const kind of settings.suites.includes('accounts') ? settings.databases : [
   const auth = await prepareAuth({ ...target.env, AUTH_JWT_SECRET: secret }, target.companyId);
   const service = await startService({ ...target.env, ...auth.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn' });
   try {
-    const token = await mintToken(secret, {
-      subject: randomUUID(),
-      companies: [target.companyId],
-      scope: 'accounts:write',
-      ttl: '1d',
-    });
+    const token = await userToken(target.companyId);
     const context = { url: service.url, token, companyId: target.companyId, sampleIds: target.sampleIds };
     log(`${kind}: service ready, finding the cursors`);
     const exportJobs = await buildExportJobScenario(secret, settings.exportCompanies);
@@ -116,12 +111,7 @@ let instructions: InstructionFigures | undefined;
 if (settings.suites.includes('instructions')) {
   const target = await prepare('postgres', { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
   try {
-    const token = await mintToken(secret, {
-      subject: randomUUID(),
-      companies: [target.companyId],
-      scope: 'accounts:read',
-      ttl: '1d',
-    });
+    const token = await userToken(target.companyId);
     instructions = await countInstructions(
       // The limiter stays in the path, as in the accounts suite, but never refuses.
       { ...target.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: String(2 ** 31) },
@@ -197,6 +187,11 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
   figures,
   webhooks,
 });
+
+/** A token of a new user of `companyId`, the one both get-by-id measurements send. */
+function userToken(companyId: string): Promise<string> {
+  return mintToken(secret, { subject: randomUUID(), companies: [companyId], scope: 'accounts:write', ttl: '1d' });
+}
 
 /** One run of the bare node:http server answering `body` to `requests`, as the service is driven. */
 async function runBare(body: Promise<string>, requests: LoadRequest[]): Promise<LoadResult> {
