@@ -6,7 +6,8 @@ export interface QueryOptions {
    * The statement's best plan is the same whatever its parameter values (a primary-key lookup, a
    * page of a whole company in index order): PostgreSQL plans it once per connection and keeps the
    * plan. Without it a statement is planned for its values on every call, which a filter such as a
-   * name substring needs (docs/decisions/query-plans.md). PGlite plans every statement anyway.
+   * name substring needs (docs/decisions/query-plans.md). Inside a transaction every statement
+   * is planned per call.
    */
   reusePlan?: boolean;
 }

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Database } from './database.ts';
+import type { Database, QueryOptions } from './database.ts';
+import { createKeptPlans } from './pglite-kept-plans.ts';
 
 /**
  * The embedded database: PostgreSQL compiled to WASM, in one process. PGlite runs one statement at
@@ -15,12 +16,25 @@ export async function openPglite(dataDir: string): Promise<Database> {
   });
   await pg.exec("SET TIME ZONE 'UTC'");
 
-  const query = async <Row>(on: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) =>
+  const keptPlans = createKeptPlans(pg);
+  const query = async <Row>(on: PGlite | Transaction, sql: string, params?: readonly unknown[]) =>
     (await on.query<Row>(sql, params as unknown[])).rows;
+  // As on PostgreSQL, a statement keeps its plan only outside transactions.
+  const queryOutside = async <Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) => {
+    if (options?.reusePlan && params?.length) {
+      // PGlite's protocol entry point takes no lock: take the two its own query takes, so that the
+      // statement waits for an open transaction to end instead of running inside it.
+      const rows = await pg._runExclusiveTransaction(() =>
+        pg.runExclusive(async () => keptPlans.run<Row>(sql, params)),
+      );
+      if (rows) return rows;
+    }
+    return query<Row>(pg, sql, params);
+  };
 
   return {
     kind: 'pglite',
-    query: (sql, params) => query(pg, sql, params),
+    query: queryOutside,
     exec: async (sql) => void (await pg.exec(sql)),
     transaction: (work) =>
       pg.transaction((tx) =>

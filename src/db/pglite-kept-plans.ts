@@ -1,0 +1,88 @@
+// Statements that keep their plan, on PGlite. PGlite's `query` parses, describes and plans every
+// statement on each call, in five calls into the WASM module. A statement whose best plan is the
+// same for every value (QueryOptions.reusePlan) is instead prepared once under a name and then
+// only bound and executed with a generic plan, in one call: an accounts page 1.42 → 0.63 ms,
+// a primary-key lookup 121 → 70 µs (docs/decisions/query-plans.md).
+import { type PGlite, parse, protocol } from '@electric-sql/pglite';
+import { createStatementNames } from './statement-names.ts';
+
+const { serialize } = protocol;
+
+// PostgreSQL reads plan_cache_mode when a statement is bound, and the session's default plans every
+// call for its values, as every other statement needs. So a kept-plan call switches the mode
+// around itself, in the same implicit transaction: if the statement fails, the switch is rolled
+// back with it and the session is never left keeping plans.
+const KEEP_PLANS = [
+  serialize.parse({ text: 'SET plan_cache_mode = force_generic_plan' }),
+  serialize.bind({}),
+  serialize.execute({}),
+];
+const PLAN_EACH_CALL = [serialize.parse({ text: 'RESET plan_cache_mode' }), serialize.bind({}), serialize.execute({})];
+
+export interface KeptPlans {
+  /**
+   * Runs `sql` with a kept plan and answers its rows, or undefined when no more statements can be
+   * named (the caller then runs it the usual way). The caller holds PGlite's locks, outside any
+   * transaction.
+   */
+  run<Row>(sql: string, params: readonly unknown[]): Promise<Row[]> | undefined;
+}
+
+export function createKeptPlans(pg: PGlite): KeptPlans {
+  const names = createStatementNames();
+  // The parameter types of each prepared statement, which choose how a value is written.
+  const parameterTypes = new Map<string, number[]>();
+
+  async function prepare(name: string, sql: string): Promise<number[]> {
+    const known = parameterTypes.get(name);
+    if (known) return known;
+    const { messages } = await pg.execProtocol(
+      concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      { syncToFs: false },
+    );
+    const types = parse.parseDescribeStatementResults(messages);
+    parameterTypes.set(name, types);
+    return types;
+  }
+
+  async function execute<Row>(name: string, sql: string, params: readonly unknown[]) {
+    const types = await prepare(name, sql);
+    const values = params.map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const write = pg.serializers[types[i] ?? 0];
+      return write ? write(value) : String(value);
+    });
+    const { messages } = await pg.execProtocol(
+      concat([
+        ...KEEP_PLANS,
+        serialize.bind({ statement: name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        ...PLAN_EACH_CALL,
+        serialize.sync(),
+      ]),
+      // As PGlite's own query does after a statement outside a transaction.
+      { syncToFs: true },
+    );
+    // One result per statement: the SET, this statement, the RESET.
+    const [, result] = parse.parseResults(messages, pg.parsers);
+    return (result?.rows ?? []) as Row[];
+  }
+
+  return {
+    run(sql, params) {
+      const name = names.nameOf(sql);
+      return name === undefined ? undefined : execute(name, sql, params);
+    },
+  };
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part, offset);
+    offset += part.length;
+  }
+  return whole;
+}
