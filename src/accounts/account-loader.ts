@@ -1,22 +1,24 @@
 // Get-by-id under load: the lookups that arrive in one turn of the event loop are answered by a
 // single `id = ANY(…)` query, so ten concurrent requests cost the database one statement, not ten.
 import DataLoader from 'dataloader';
-import type { Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { type AccountRow, findAccountsByIds } from './store.ts';
 
-const loaders = new WeakMap<Queryable, DataLoader<string, AccountRow | undefined>>();
+type LoaderDatabase = Queryable & Pick<Database, 'afterPendingIo'>;
+
+const loaders = new WeakMap<LoaderDatabase, DataLoader<string, AccountRow | undefined>>();
 
 /** The account with this id, whatever its company; callers check the company. */
-export function loadAccount(db: Queryable, id: string): Promise<AccountRow | undefined> {
+export function loadAccount(db: LoaderDatabase, id: string): Promise<AccountRow | undefined> {
   let loader = loaders.get(db);
   if (!loader) {
     loader = new DataLoader((ids) => findAccountsByIds(db, ids), {
       // Nothing is cached: every request reads the current row.
       cache: false,
       maxBatchSize: 100,
-      // After the I/O callbacks of this turn, not after this request's microtasks: that is what
-      // lets requests of different connections share a batch.
-      batchScheduleFn: (callback) => setImmediate(callback),
+      // After the I/O of this turn, not after this request's microtasks: that is what lets
+      // requests of different connections share a batch.
+      batchScheduleFn: (callback) => db.afterPendingIo(callback),
     });
     loaders.set(db, loader);
   }

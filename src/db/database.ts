@@ -32,6 +32,11 @@ export interface Database extends Queryable {
    * down are lost, so listeners also poll.
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `work` once the event loop has read the I/O pending now, so that requests that arrived
+   * together can share one statement (get-by-id batches). A statement `work` starts runs at once.
+   */
+  afterPendingIo(work: () => void): void;
   close(): Promise<void>;
 }
 

@@ -83,6 +83,7 @@ export async function openPostgres(url: string, options: { schema?: string } = {
         await listener.stop();
       };
     },
+    afterPendingIo: (work) => void setImmediate(work),
     close: async () => {
       await Promise.all([...listeners].map((listener) => listener.stop()));
       listeners.clear();

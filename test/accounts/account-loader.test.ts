@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { loadAccount } from '../../src/accounts/account-loader.ts';
-import type { Queryable } from '../../src/db/database.ts';
+import type { Database, Queryable } from '../../src/db/database.ts';
 
 interface Statement {
   ids: string[];
@@ -17,7 +17,7 @@ interface Statement {
 /** A database holding `known` accounts, whose statements wait until the test answers them. */
 function heldDatabase(known: string[]) {
   const statements: Statement[] = [];
-  const db: Queryable = {
+  const db: Queryable & Pick<Database, 'afterPendingIo'> = {
     query: (_sql, params) =>
       new Promise((resolve, reject) => {
         const ids = (params?.[0] as string[]) ?? [];
@@ -27,6 +27,7 @@ function heldDatabase(known: string[]) {
         statements.push({ ids, answer: () => resolve(rows as never[]), fail: reject });
       }),
     exec: async () => {},
+    afterPendingIo: (work) => void setImmediate(work),
   };
   return { db, statements };
 }
