@@ -32,11 +32,10 @@ interface ClaimedRow {
   customHeaders: Record<string, string> | null;
 }
 
-// A message is due when pending, its time has come and no live lease holds it.
-const DUE = `status = 'pending' AND next_attempt_at <= now() AND (leased_until IS NULL OR leased_until < now())`;
-
 /**
- * Leases up to `limit` due messages, earliest first, with what sending them needs.
+ * Leases up to `limit` due messages, earliest first, with what sending them needs. A message is due
+ * when pending, its time has come and no live lease holds it; due_messages_for_claim (migration
+ * 0011) finds them in queue order.
  *
  * One statement, committed without waiting for its WAL flush: set_config(…, true) turns
  * synchronous_commit off for this statement's own transaction. Under load a flush or three more
@@ -47,12 +46,8 @@ const DUE = `status = 'pending' AND next_attempt_at <= now() AND (leased_until I
 export async function claimDueMessages(db: Queryable, options: ClaimOptions): Promise<ClaimedMessage[]> {
   const rows = await db.query<ClaimedRow>(
     `WITH relaxed AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true)),
-     due AS (
-       SELECT id FROM messages, relaxed
-       WHERE ${DUE} AND subscription_id <> ALL($3::uuid[])
-       ORDER BY next_attempt_at LIMIT $4
-       FOR UPDATE OF messages SKIP LOCKED
-     ), claimed AS (
+     due AS (SELECT id FROM due_messages_for_claim($4, $3::uuid[]) AS id, relaxed),
+     claimed AS (
        UPDATE messages m SET leased_until = now() + $2 * interval '1 millisecond', leased_by = $1
        FROM due WHERE m.id = due.id
        RETURNING m.id, m.subscription_id, m.event_id, m.attempts
