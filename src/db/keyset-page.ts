@@ -148,8 +148,8 @@ function toPage(
   const more = Number(figures.fetched) > request.limit;
   // Without a cursor the page is the first one, after `offset` rows.
   const nearSide = request.cursor ? figures.near_side : request.offset > 0 && total > 0;
-  const near = figures.near_cursor === null ? undefined : (JSON.parse(figures.near_cursor) as string[]);
-  const far = figures.far_cursor === null ? undefined : (JSON.parse(figures.far_cursor) as string[]);
+  const near = cursorOf(figures.near_cursor);
+  const far = cursorOf(figures.far_cursor);
   return {
     json: `[${figures.items}]`,
     first: request.backwards ? far : near,
@@ -158,4 +158,9 @@ function toPage(
     hasPreviousPage: request.backwards ? more : nearSide,
     total,
   };
+}
+
+/** A row's sort values from the JSON array the page statement wrote; none for an empty page. */
+function cursorOf(json: string | null): string[] | undefined {
+  return json === null ? undefined : (JSON.parse(json) as string[]);
 }

@@ -37,7 +37,7 @@ export function createKeptPlans(pg: PGlite): KeptPlans {
     const known = parameterTypes.get(name);
     if (known) return known;
     const { messages } = await pg.execProtocol(
-      concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      Buffer.concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
       { syncToFs: false },
     );
     const types = parse.parseDescribeStatementResults(messages);
@@ -53,7 +53,7 @@ export function createKeptPlans(pg: PGlite): KeptPlans {
       return write ? write(value) : String(value);
     });
     const { messages } = await pg.execProtocol(
-      concat([
+      Buffer.concat([
         ...KEEP_PLANS,
         serialize.bind({ statement: name, values }),
         serialize.describe({ type: 'P' }),
@@ -75,14 +75,4 @@ export function createKeptPlans(pg: PGlite): KeptPlans {
       return name === undefined ? undefined : execute(name, sql, params);
     },
   };
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.length;
-  }
-  return whole;
 }

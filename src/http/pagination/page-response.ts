@@ -25,7 +25,7 @@ export const PageInfoSchema = Type.Object(
   { description: 'Where this page lies in the whole result' },
 );
 
-export interface PageInfo {
+interface PageInfo {
   currentRequestPagination: CurrentRequestPagination;
   hasNextPage: boolean;
   hasPreviousPage: boolean;
@@ -34,7 +34,7 @@ export interface PageInfo {
   total: number;
 }
 
-export function toPageInfo(page: Page, request: PageRequest): PageInfo {
+function toPageInfo(page: Page, request: PageRequest): PageInfo {
   const { first, last } = page;
   return {
     currentRequestPagination: request.echo,
