@@ -150,6 +150,7 @@ export async function searchAccounts(db: Queryable, filters: AccountFilters, pos
   return fetchPage(db, {
     // A whole company's accounts in index order: one plan serves every company and every page.
     reusePlan: onlyCompanyAndArchived && filters.archived === null,
+    matchesFirst: filters.name !== null,
     json: SEARCH_ITEM_JSON,
     from: 'accounts',
     filter: (params) => accountConditions(filters, params),
@@ -166,7 +167,10 @@ function accountConditions(filters: AccountFilters, params: SqlParams): string[]
     // "C" folds ASCII only; the ICU root collation folds every letter, and the trigram index has it.
     conditions.push(`name COLLATE "und-x-icu" ILIKE ${params.add(`%${escapeLike(filters.name)}%`)}`);
   }
-  if (filters.code !== null) conditions.push(`code = ${params.add(filters.code)}`);
+  if (filters.code !== null) {
+    // Written as the code indexes' terms so that they find the code, instead of a scan of every account.
+    conditions.push(`code IS NOT NULL AND coalesce(code, '') = ${params.add(filters.code)}`);
+  }
   if (filters.externalId !== null) conditions.push(`external_id = ${params.add(filters.externalId)}`);
   if (filters.archived !== null) conditions.push(`archived = ${params.add(filters.archived)}`);
   return conditions;

@@ -29,6 +29,14 @@ export interface PageQuerySpec {
    */
   reusePlan?: boolean;
   /**
+   * A filter picks its rows through an index of its own, and how many it picks depends on its value
+   * in a way the planner cannot know (a name substring through the trigram index). The matching rows
+   * are then found first, counted, and sorted, so a page costs what finding the matches costs;
+   * otherwise the planner may walk a sort index testing every row, and read the whole company when
+   * its guess of the matches' share is too high (bench: 1,000,000 accounts, 2.7 s instead of 8 ms).
+   */
+  matchesFirst?: boolean;
+  /**
    * A scalar query cheaper than count(*) over the filters that answers the exact total, where the
    * store has one (accounts keep counters per company).
    */
@@ -65,7 +73,8 @@ interface PageFigures {
  * writes it, so the service neither parses nor serialises rows), the sort values of its first and
  * last rows, whether one more row follows, the total, and whether rows lie on the near side of the
  * cursor. A cursor page starts at its boundary through the index; an offset page first finds the
- * row at `offset` reading only the sort keys, then starts after it the same way.
+ * row at `offset` reading only the sort keys, then starts after it the same way. With `matchesFirst`
+ * all of this reads the matching rows, found once, instead of the table.
  */
 export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Page> {
   const terms = toSortTerms(spec.columns, spec.sort);
@@ -74,9 +83,15 @@ export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Pag
   const offset = spec.offset ?? 0;
 
   const params = new SqlParams();
-  const filters = spec.filter(params);
+  const ctes: string[] = [];
+  let from = spec.from;
+  let filters = spec.filter(params);
+  if (spec.matchesFirst) {
+    ctes.push(`page_matches AS MATERIALIZED (SELECT * FROM ${from} WHERE ${filters.join(' AND ')})`);
+    from = 'page_matches';
+    filters = [];
+  }
   const where = [...filters];
-  let boundaryCte = '';
   let nearSide = 'false';
   if (cursor) {
     const boundary = terms.map((term, i) => `${params.add(cursor[i])}::${term.type}`);
@@ -90,13 +105,13 @@ export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Pag
     // the cursor is near the start, so it walks the index back from the cursor: the first row it
     // meets is the answer, since without value filters every row of the company counts.
     nearSide = spec.reusePlan
-      ? `(SELECT true FROM ${spec.from} WHERE ${nearSideWhere} ORDER BY ${orderByClause(terms, !backwards)} LIMIT 1) IS NOT NULL`
-      : `EXISTS (SELECT 1 FROM ${spec.from} WHERE ${nearSideWhere})`;
+      ? `(SELECT true FROM ${from} WHERE ${nearSideWhere} ORDER BY ${orderByClause(terms, !backwards)} LIMIT 1) IS NOT NULL`
+      : `EXISTS (SELECT 1 FROM ${from} WHERE ${nearSideWhere})`;
   } else if (offset > 0) {
-    boundaryCte = `WITH page_boundary AS MATERIALIZED (
-      SELECT ${terms.map((term, i) => `${term.sql} AS b${i}`).join(', ')} FROM ${spec.from}
+    ctes.push(`page_boundary AS MATERIALIZED (
+      SELECT ${terms.map((term, i) => `${term.sql} AS b${i}`).join(', ')} FROM ${from}
       WHERE ${filters.join(' AND ') || 'TRUE'} ORDER BY ${orderByClause(terms)}
-      OFFSET ${params.add(offset - 1)}::bigint LIMIT 1)`;
+      OFFSET ${params.add(offset - 1)}::bigint LIMIT 1)`);
     where.push(
       comparePredicate(
         terms,
@@ -106,13 +121,13 @@ export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Pag
   }
   const total = spec.totalSql
     ? spec.totalSql(params)
-    : `SELECT count(*) FROM ${spec.from} WHERE ${filters.join(' AND ') || 'TRUE'}`;
+    : `SELECT count(*) FROM ${from} WHERE ${filters.join(' AND ') || 'TRUE'}`;
   const limit = `${params.add(spec.limit)}::int`;
   const order = orderByClause(terms, backwards);
   const cursorJson = `json_build_array(${terms.map((_, i) => `page_k${i}`).join(', ')})::text`;
 
   const [figures] = await db.query<PageFigures>(
-    `${boundaryCte}
+    `${ctes.length > 0 ? `WITH ${ctes.join(', ')}` : ''}
      SELECT coalesce(string_agg(page_item, ',' ORDER BY page_position ${backwards ? 'DESC' : 'ASC'})
          FILTER (WHERE page_position <= ${limit}), '') AS items,
        count(*)::int AS fetched,
@@ -124,7 +139,7 @@ export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Pag
        SELECT *, count(*) OVER () AS page_fetched FROM (
          SELECT ${spec.json}::text AS page_item, ${cursorValues(terms)},
            row_number() OVER (ORDER BY ${order}) AS page_position
-         FROM ${spec.from} WHERE ${where.join(' AND ') || 'TRUE'}
+         FROM ${from} WHERE ${where.join(' AND ') || 'TRUE'}
          ORDER BY ${order} LIMIT ${limit} + 1
        ) page_fetched_rows
      ) page_rows`,

@@ -262,6 +262,26 @@ describe(`keyset pagination matches an in-memory sort (SEED=${SEED})`, () => {
     assert.ok(active.length < rows.length);
     await assertWalks(company, sort, active.toSorted(compareRows(sort)), { archived: false });
   });
+
+  // A name substring pages through the matches it finds first (fetchPage's matchesFirst).
+  it('pages the same way under a name substring', async () => {
+    const sort: Sort[] = [
+      { key: 'code', order: 'DESC_NULLS_LAST' },
+      { key: 'name', order: 'ASC' },
+    ];
+    const matching = rows.filter((r) => r.name.toLowerCase().includes('lph'));
+    assert.ok(matching.length > LIMIT && matching.length < rows.length);
+    await assertWalks(company, sort, matching.toSorted(compareRows(sort)), { name: 'LPH' });
+  });
+
+  it('pages the same way under a code', async () => {
+    const sort: Sort[] = [{ key: 'updatedAt', order: 'ASC' }];
+    // The commonest code, so that its accounts fill several pages whatever the seed.
+    const withCode = (code: string) => rows.filter((r) => r.code === code);
+    const code = CODES.toSorted((a, b) => withCode(b).length - withCode(a).length)[0] as string;
+    assert.ok(withCode(code).length > LIMIT);
+    await assertWalks(company, sort, withCode(code).toSorted(compareRows(sort)), { code });
+  });
 });
 
 describe(`keyset pagination under concurrent inserts (SEED=${SEED})`, () => {
