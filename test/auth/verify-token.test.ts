@@ -91,3 +91,23 @@ describe('token verification with a shared secret', () => {
     await assert.rejects(verify(await sign('ES256')), /algorithm/);
   });
 });
+
+describe('the cache of verified tokens', () => {
+  it('answers only the token it verified, not another payload under the same signature', async () => {
+    const secret = 'a-shared-secret-for-hs256-tokens!';
+    const verify = createTokenVerifier({ secret });
+    const token = await new SignJWT(claims())
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(randomUUID())
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(secret));
+    const first = await verify(token);
+    assert.equal(await verify(token), first, 'the second check is answered from the cache');
+
+    const [header, , signature] = token.split('.');
+    const widened = Buffer.from(
+      JSON.stringify({ ...claims(), sub: first.subject, scope: 'accounts:write', exp: 2e9 }),
+    ).toString('base64url');
+    await assert.rejects(verify(`${header}.${widened}.${signature}`), /signature/);
+  });
+});
