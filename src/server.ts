@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import { levels } from 'pino';
 import { registerAccountingEntryRoutes } from './accounting-entries/routes.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
 import { SCOPES } from './auth/principal.ts';
@@ -68,18 +69,21 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     reply.header('x-request-id', request.id);
     done();
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-      },
-      'request',
-    );
-    done();
-  });
+  // Not registered at all above info (LOG_LEVEL=warn): then a request costs nothing here.
+  const logsRequests = (levels.values[options.logger?.level ?? 'silent'] ?? Infinity) <= (levels.values.info ?? 30);
+  if (logsRequests)
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        {
+          method: request.method,
+          url: request.url,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'request',
+      );
+      done();
+    });
   // Bodies are JSON only: anything else is 415, rather than Fastify's default text parser.
   app.removeContentTypeParser('text/plain');
   registerValidators(app);

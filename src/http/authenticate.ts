@@ -50,7 +50,8 @@ export function registerAuthentication(
       responses[429] = { ...ProblemSchema, description: 'Too many requests: wait for Retry-After seconds' };
     }
     const check = async (request: FastifyRequest, reply: FastifyReply) => {
-      await limiter?.refuseBlockedAddress(request, reply);
+      const refusal = limiter?.refuseBlockedAddress(request, reply);
+      if (refusal) await refusal;
       try {
         request.principal = await authenticate(request, verify, apiKeys);
       } catch (error) {

@@ -4,6 +4,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { ApiError } from './problem.ts';
 
 export interface RateLimitSettings {
@@ -20,15 +21,18 @@ export interface RateLimitSettings {
 export interface RateLimiter {
   /** Counts a request of `credential`; sets the RateLimit headers, and throws 429 past the limit. */
   countRequest(request: FastifyRequest, reply: FastifyReply, credential: string): Promise<void>;
-  /** Throws 429 while the client address has used up its failed authentications. */
-  refuseBlockedAddress(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /**
+   * Throws 429 while the client address has used up its failed authentications. Undefined, rather
+   * than a promise, when the address is known to be free without asking the store.
+   */
+  refuseBlockedAddress(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined;
   /** Counts a failed authentication of the client address. */
   countFailure(request: FastifyRequest): Promise<void>;
 }
 
 const NO_LIMITS: RateLimiter = {
   countRequest: async () => {},
-  refuseBlockedAddress: async () => {},
+  refuseBlockedAddress: () => undefined,
   countFailure: async () => {},
 };
 
@@ -38,6 +42,9 @@ declare module 'fastify' {
     rateLimitKey: string;
   }
 }
+
+// As many addresses as the in-process store itself keeps counts for (the plugin's `cache` below).
+const FAILED_ADDRESSES_MAX = 10_000;
 
 export async function registerRateLimits(app: FastifyInstance, settings?: RateLimitSettings): Promise<RateLimiter> {
   if (!settings || (settings.max === 0 && settings.authFailureMax === 0)) return NO_LIMITS;
@@ -54,7 +61,7 @@ export async function registerRateLimits(app: FastifyInstance, settings?: RateLi
     ...(redis ? { redis, nameSpace: 'ledgerhook-rate-limit:' } : {}),
     // A store that does not answer lets requests through rather than refusing everyone.
     skipOnError: true,
-    cache: 10_000,
+    cache: FAILED_ADDRESSES_MAX,
   });
   app.decorateRequest('rateLimitKey', '');
   const perCredential = app.createRateLimit({
@@ -68,6 +75,12 @@ export async function registerRateLimits(app: FastifyInstance, settings?: RateLi
     keyGenerator: (request) => `failed-auth:${request.ip}`,
   });
   const policy = `${settings.max};w=${Math.ceil(settings.windowMs / 1000)}`;
+  // With the counts in this process, an address that has not failed within the window cannot be
+  // blocked, and its requests need not make an asynchronous call into the plugin to learn it.
+  // With Redis, other processes count failures too, so every request asks.
+  const failedRecently = redis
+    ? undefined
+    : new LRUCache<string, true>({ max: FAILED_ADDRESSES_MAX, ttl: settings.authFailureWindowMs });
 
   return {
     async countRequest(request, reply, credential) {
@@ -89,18 +102,21 @@ export async function registerRateLimits(app: FastifyInstance, settings?: RateLi
         );
       }
     },
-    async refuseBlockedAddress(request, reply) {
-      if (settings.authFailureMax === 0) return;
-      const status = await perAddress(request, { increment: false });
-      if (status.isAllowed || status.remaining > 0) return;
-      reply.header('retry-after', status.ttlInSeconds);
-      throw new ApiError(
-        'TOO_MANY_REQUESTS',
-        `Too many failed authentications from this address; retry in ${status.ttlInSeconds} s`,
-      );
+    refuseBlockedAddress(request, reply) {
+      if (settings.authFailureMax === 0) return undefined;
+      if (failedRecently && !failedRecently.has(request.ip)) return undefined;
+      return perAddress(request, { increment: false }).then((status) => {
+        if (status.isAllowed || status.remaining > 0) return;
+        reply.header('retry-after', status.ttlInSeconds);
+        throw new ApiError(
+          'TOO_MANY_REQUESTS',
+          `Too many failed authentications from this address; retry in ${status.ttlInSeconds} s`,
+        );
+      });
     },
     async countFailure(request) {
       if (settings.authFailureMax === 0) return;
+      failedRecently?.set(request.ip, true);
       await perAddress(request);
     },
   };

@@ -93,8 +93,8 @@ describe('rate limit of failed authentications per client address', () => {
   });
 });
 
-describe('rate limits shared between two processes through Redis', () => {
-  const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+/** Two `ledgerhook serve` processes counting in one Redis, started before the suite and stopped after it. */
+function serversSharingRedis(limits: Record<string, string>): { servers: Served[]; secret: string } {
   const secret = `shared-secret-${randomUUID()}`;
   const servers: Served[] = [];
   before(async () => {
@@ -102,14 +102,21 @@ describe('rate limits shared between two processes through Redis', () => {
       DATA_DIR: 'memory',
       DATABASE_URL: '',
       AUTH_JWT_SECRET: secret,
-      REDIS_URL,
-      RATE_LIMIT_MAX: '4',
-      RATE_LIMIT_WINDOW: '1m',
-      AUTH_FAILURE_LIMIT_MAX: '0',
+      REDIS_URL: process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379',
+      ...limits,
     };
     servers.push(...(await Promise.all([startServe(env), startServe(env)])));
   });
   after(() => Promise.all(servers.map((s) => s.stop())));
+  return { servers, secret };
+}
+
+describe('rate limits shared between two processes through Redis', () => {
+  const { servers, secret } = serversSharingRedis({
+    RATE_LIMIT_MAX: '4',
+    RATE_LIMIT_WINDOW: '1m',
+    AUTH_FAILURE_LIMIT_MAX: '0',
+  });
 
   it('counts one credential’s requests to either process against one limit', async () => {
     const company = randomUUID();
@@ -127,5 +134,33 @@ describe('rate limits shared between two processes through Redis', () => {
       await response.arrayBuffer();
     }
     assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
+  });
+});
+
+describe('failed authentications counted through Redis', () => {
+  const { servers, secret } = serversSharingRedis({
+    RATE_LIMIT_MAX: '0',
+    AUTH_FAILURE_LIMIT_MAX: '2',
+    // Short: every test's requests come from 127.0.0.1, whose count this leaves in Redis.
+    AUTH_FAILURE_LIMIT_WINDOW: '2s',
+  });
+
+  it('blocks the address at a process that saw none of its failures', async () => {
+    const [first, second] = servers as [Served, Served];
+    const company = randomUUID();
+    const token = await mintToken(secret, { subject: randomUUID(), companies: [company], scope: 'accounts:read' });
+    const search = async (server: Served, authorization: string) => {
+      const response = await fetch(`${server.url}/v1-beta/accounts:search`, {
+        method: 'POST',
+        headers: { ...json, authorization },
+        body: JSON.stringify({ companyId: company }),
+      });
+      await response.arrayBuffer();
+      return response.status;
+    };
+    assert.equal(await search(second, `Bearer ${token}`), 200);
+    assert.equal(await search(first, 'Bearer not.a.jwt'), 401);
+    assert.equal(await search(first, 'Bearer not.a.jwt'), 401);
+    assert.equal(await search(second, `Bearer ${token}`), 429);
   });
 });
