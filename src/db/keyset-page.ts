@@ -87,7 +87,7 @@ export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Pag
   let from = spec.from;
   let filters = spec.filter(params);
   if (spec.matchesFirst) {
-    ctes.push(`page_matches AS MATERIALIZED (SELECT * FROM ${from} WHERE ${filters.join(' AND ')})`);
+    ctes.push(`page_matches AS MATERIALIZED (SELECT * FROM ${from} WHERE ${allOf(filters)})`);
     from = 'page_matches';
     filters = [];
   }
@@ -97,10 +97,10 @@ export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Pag
     const boundary = terms.map((term, i) => `${params.add(cursor[i])}::${term.type}`);
     where.push(comparePredicate(terms, boundary, { reversed: backwards }));
     // The rows at or before the cursor (at or after it for `before`), whether or not its row still exists.
-    const nearSideWhere = [
+    const nearSideWhere = allOf([
       ...filters,
       comparePredicate(terms, boundary, { reversed: !backwards, inclusive: true }),
-    ].join(' AND ');
+    ]);
     // A plan made for the values chooses how to find one such row. A kept plan cannot know whether
     // the cursor is near the start, so it walks the index back from the cursor: the first row it
     // meets is the answer, since without value filters every row of the company counts.
@@ -110,7 +110,7 @@ export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Pag
   } else if (offset > 0) {
     ctes.push(`page_boundary AS MATERIALIZED (
       SELECT ${terms.map((term, i) => `${term.sql} AS b${i}`).join(', ')} FROM ${from}
-      WHERE ${filters.join(' AND ') || 'TRUE'} ORDER BY ${orderByClause(terms)}
+      WHERE ${allOf(filters)} ORDER BY ${orderByClause(terms)}
       OFFSET ${params.add(offset - 1)}::bigint LIMIT 1)`);
     where.push(
       comparePredicate(
@@ -119,9 +119,7 @@ export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Pag
       ),
     );
   }
-  const total = spec.totalSql
-    ? spec.totalSql(params)
-    : `SELECT count(*) FROM ${from} WHERE ${filters.join(' AND ') || 'TRUE'}`;
+  const total = spec.totalSql ? spec.totalSql(params) : `SELECT count(*) FROM ${from} WHERE ${allOf(filters)}`;
   const limit = `${params.add(spec.limit)}::int`;
   const order = orderByClause(terms, backwards);
   const cursorJson = `json_build_array(${terms.map((_, i) => `page_k${i}`).join(', ')})::text`;
@@ -139,7 +137,7 @@ export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Pag
        SELECT *, count(*) OVER () AS page_fetched FROM (
          SELECT ${spec.json}::text AS page_item, ${cursorValues(terms)},
            row_number() OVER (ORDER BY ${order}) AS page_position
-         FROM ${from} WHERE ${where.join(' AND ') || 'TRUE'}
+         FROM ${from} WHERE ${allOf(where)}
          ORDER BY ${order} LIMIT ${limit} + 1
        ) page_fetched_rows
      ) page_rows`,
@@ -148,6 +146,11 @@ export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Pag
   );
   if (!figures) throw new Error('a page statement answered no row');
   return toPage(figures, { backwards, limit: spec.limit, offset, cursor: cursor !== undefined });
+}
+
+/** The conditions ANDed, or TRUE when there are none. */
+function allOf(conditions: string[]): string {
+  return conditions.join(' AND ') || 'TRUE';
 }
 
 /** The row's sort terms as text, `page_k0, page_k1, …`: what its cursor holds. */
