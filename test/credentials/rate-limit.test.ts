@@ -111,6 +111,17 @@ function serversSharingRedis(limits: Record<string, string>): { servers: Served[
   return { servers, secret };
 }
 
+/** The status of an accounts search at `server`, its body read so the connection is freed. */
+async function searchStatus(server: Served, authorization: string, companyId: string): Promise<number> {
+  const response = await fetch(`${server.url}/v1-beta/accounts:search`, {
+    method: 'POST',
+    headers: { ...json, authorization },
+    body: JSON.stringify({ companyId }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
 describe('rate limits shared between two processes through Redis', () => {
   const { servers, secret } = serversSharingRedis({
     RATE_LIMIT_MAX: '4',
@@ -124,14 +135,7 @@ describe('rate limits shared between two processes through Redis', () => {
     const token = await mintToken(secret, { subject: randomUUID(), companies: [company], scope: 'accounts:read' });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const server = servers[i % 2] as Served;
-      const response = await fetch(`${server.url}/v1-beta/accounts:search`, {
-        method: 'POST',
-        headers: { ...json, authorization: `Bearer ${token}` },
-        body: JSON.stringify({ companyId: company }),
-      });
-      statuses.push(response.status);
-      await response.arrayBuffer();
+      statuses.push(await searchStatus(servers[i % 2] as Served, `Bearer ${token}`, company));
     }
     assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
   });
@@ -149,15 +153,7 @@ describe('failed authentications counted through Redis', () => {
     const [first, second] = servers as [Served, Served];
     const company = randomUUID();
     const token = await mintToken(secret, { subject: randomUUID(), companies: [company], scope: 'accounts:read' });
-    const search = async (server: Served, authorization: string) => {
-      const response = await fetch(`${server.url}/v1-beta/accounts:search`, {
-        method: 'POST',
-        headers: { ...json, authorization },
-        body: JSON.stringify({ companyId: company }),
-      });
-      await response.arrayBuffer();
-      return response.status;
-    };
+    const search = (server: Served, authorization: string) => searchStatus(server, authorization, company);
     assert.equal(await search(second, `Bearer ${token}`), 200);
     assert.equal(await search(first, 'Bearer not.a.jwt'), 401);
     assert.equal(await search(first, 'Bearer not.a.jwt'), 401);
