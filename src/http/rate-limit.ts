@@ -43,8 +43,9 @@ declare module 'fastify' {
   }
 }
 
-// As many addresses as the in-process store itself keeps counts for (the plugin's `cache` below).
-const FAILED_ADDRESSES_MAX = 10_000;
+// Keys (credentials and addresses) the in-process store keeps counts for; the addresses known to
+// have failed recently are held to the same number.
+const STORE_KEYS_MAX = 10_000;
 
 export async function registerRateLimits(app: FastifyInstance, settings?: RateLimitSettings): Promise<RateLimiter> {
   if (!settings || (settings.max === 0 && settings.authFailureMax === 0)) return NO_LIMITS;
@@ -61,7 +62,7 @@ export async function registerRateLimits(app: FastifyInstance, settings?: RateLi
     ...(redis ? { redis, nameSpace: 'ledgerhook-rate-limit:' } : {}),
     // A store that does not answer lets requests through rather than refusing everyone.
     skipOnError: true,
-    cache: FAILED_ADDRESSES_MAX,
+    cache: STORE_KEYS_MAX,
   });
   app.decorateRequest('rateLimitKey', '');
   const perCredential = app.createRateLimit({
@@ -80,7 +81,7 @@ export async function registerRateLimits(app: FastifyInstance, settings?: RateLi
   // With Redis, other processes count failures too, so every request asks.
   const failedRecently = redis
     ? undefined
-    : new LRUCache<string, true>({ max: FAILED_ADDRESSES_MAX, ttl: settings.authFailureWindowMs });
+    : new LRUCache<string, true>({ max: STORE_KEYS_MAX, ttl: settings.authFailureWindowMs });
 
   return {
     async countRequest(request, reply, credential) {
