@@ -61,7 +61,8 @@ export function registerAuthentication(
         throw error;
       }
       const { principal } = request;
-      await limiter?.countRequest(request, reply, principal.credential ?? `subject:${principal.subject}`);
+      const counting = limiter?.countRequest(request, reply, principal.credential ?? `subject:${principal.subject}`);
+      if (counting) await counting;
       if (scope && !hasScope(principal, scope)) {
         throw new ApiError('FORBIDDEN', `This operation needs the scope ${scope}`);
       }

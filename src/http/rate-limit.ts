@@ -1,10 +1,13 @@
 // Rate limits (issue 5): requests per credential, and failed authentications per client address.
-// Counted by @fastify/rate-limit's stores: in this process by default, in Redis when REDIS_URL is
-// set so that every process of a deployment shares the counts. Fixed windows.
+// Fixed windows, counted in this process by default, and in Redis when REDIS_URL is set so that
+// every process of a deployment shares the counts. Redis is reached through @fastify/rate-limit's
+// store. In this process the counts are plain synchronous lookups (fixed-windows.ts): the
+// credential's count is on every authenticated request, and the plugin's asynchronous path (and
+// its registration) cost get-by-id about a tenth of its CPU for the same work (docs/performance.md).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import { LRUCache } from 'lru-cache';
+import { FixedWindows } from './fixed-windows.ts';
 import { ApiError } from './problem.ts';
 
 export interface RateLimitSettings {
@@ -18,51 +21,89 @@ export interface RateLimitSettings {
   redisUrl?: string;
 }
 
+/** Each method answers undefined, rather than a promise, when it decided without asking Redis. */
 export interface RateLimiter {
   /** Counts a request of `credential`; sets the RateLimit headers, and throws 429 past the limit. */
-  countRequest(request: FastifyRequest, reply: FastifyReply, credential: string): Promise<void>;
-  /**
-   * Throws 429 while the client address has used up its failed authentications. Undefined, rather
-   * than a promise, when the address is known to be free without asking the store.
-   */
+  countRequest(request: FastifyRequest, reply: FastifyReply, credential: string): Promise<void> | undefined;
+  /** Throws 429 while the client address has used up its failed authentications. */
   refuseBlockedAddress(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined;
   /** Counts a failed authentication of the client address. */
-  countFailure(request: FastifyRequest): Promise<void>;
+  countFailure(request: FastifyRequest): Promise<void> | undefined;
 }
 
 const NO_LIMITS: RateLimiter = {
-  countRequest: async () => {},
+  countRequest: () => undefined,
   refuseBlockedAddress: () => undefined,
-  countFailure: async () => {},
+  countFailure: () => undefined,
 };
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The key the credential limit counts under (set just before counting). */
+    /** The key the credential limit counts under in Redis (set just before counting). */
     rateLimitKey: string;
   }
 }
 
-// Keys (credentials and addresses) the in-process store keeps counts for; the addresses known to
-// have failed recently are held to the same number.
-const STORE_KEYS_MAX = 10_000;
+// Keys (credentials and addresses) whose counts this process keeps; the least recently counted
+// makes room. Redis keeps every key until its window ends.
+const LOCAL_KEYS_MAX = 10_000;
+
+/** Where a request stands in its credential's window. */
+interface Verdict {
+  remaining: number;
+  resetSeconds: number;
+  exceeded: boolean;
+}
 
 export async function registerRateLimits(app: FastifyInstance, settings?: RateLimitSettings): Promise<RateLimiter> {
   if (!settings || (settings.max === 0 && settings.authFailureMax === 0)) return NO_LIMITS;
-  const redis = settings.redisUrl
-    ? new Redis(settings.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableAutoPipelining: true })
-    : undefined;
-  if (redis) {
-    // Errors are reported through the commands that fail; without a listener ioredis logs them itself.
-    redis.on('error', () => {});
-    app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
-  }
+  return settings.redisUrl ? registerRedisLimits(app, settings, settings.redisUrl) : localLimits(settings);
+}
+
+function localLimits(settings: RateLimitSettings): RateLimiter {
+  const requests = new FixedWindows(settings.windowMs, LOCAL_KEYS_MAX);
+  const failures = new FixedWindows(settings.authFailureWindowMs, LOCAL_KEYS_MAX);
+  const enforce = verdictEnforcer(settings);
+  return {
+    countRequest(_request, reply, credential) {
+      if (settings.max === 0) return undefined;
+      const now = Date.now();
+      const window = requests.hit(credential, now);
+      return enforce(reply, {
+        remaining: Math.max(0, settings.max - window.count),
+        resetSeconds: secondsUntil(window.endsAt, now),
+        exceeded: window.count > settings.max,
+      });
+    },
+    refuseBlockedAddress(request, reply) {
+      if (settings.authFailureMax === 0) return undefined;
+      const now = Date.now();
+      const window = failures.peek(request.ip, now);
+      if (window && window.count >= settings.authFailureMax) refuseAddress(reply, secondsUntil(window.endsAt, now));
+      return undefined;
+    },
+    countFailure(request) {
+      if (settings.authFailureMax !== 0) failures.hit(request.ip);
+      return undefined;
+    },
+  };
+}
+
+async function registerRedisLimits(
+  app: FastifyInstance,
+  settings: RateLimitSettings,
+  url: string,
+): Promise<RateLimiter> {
+  const redis = new Redis(url, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableAutoPipelining: true });
+  // Errors are reported through the commands that fail; without a listener ioredis logs them itself.
+  redis.on('error', () => {});
+  app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
   await app.register(rateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: 'ledgerhook-rate-limit:' } : {}),
+    redis,
+    nameSpace: 'ledgerhook-rate-limit:',
     // A store that does not answer lets requests through rather than refusing everyone.
     skipOnError: true,
-    cache: STORE_KEYS_MAX,
   });
   app.decorateRequest('rateLimitKey', '');
   const perCredential = app.createRateLimit({
@@ -75,52 +116,59 @@ export async function registerRateLimits(app: FastifyInstance, settings?: RateLi
     timeWindow: settings.authFailureWindowMs,
     keyGenerator: (request) => `failed-auth:${request.ip}`,
   });
-  const policy = `${settings.max};w=${Math.ceil(settings.windowMs / 1000)}`;
-  // With the counts in this process, an address that has not failed within the window cannot be
-  // blocked, and its requests need not make an asynchronous call into the plugin to learn it.
-  // With Redis, other processes count failures too, so every request asks.
-  const failedRecently = redis
-    ? undefined
-    : new LRUCache<string, true>({ max: STORE_KEYS_MAX, ttl: settings.authFailureWindowMs });
-
+  const enforce = verdictEnforcer(settings);
   return {
-    async countRequest(request, reply, credential) {
-      if (settings.max === 0) return;
+    countRequest(request, reply, credential) {
+      if (settings.max === 0) return undefined;
       request.rateLimitKey = credential;
-      const limit = await perCredential(request);
-      if (limit.isAllowed) return;
-      reply.headers({
-        'ratelimit-policy': policy,
-        'ratelimit-limit': limit.max,
-        'ratelimit-remaining': limit.remaining,
-        'ratelimit-reset': limit.ttlInSeconds,
+      return perCredential(request).then((limit) => {
+        if (limit.isAllowed) return;
+        enforce(reply, { remaining: limit.remaining, resetSeconds: limit.ttlInSeconds, exceeded: limit.isExceeded });
       });
-      if (limit.isExceeded) {
-        reply.header('retry-after', limit.ttlInSeconds);
-        throw new ApiError(
-          'TOO_MANY_REQUESTS',
-          `This credential may make ${limit.max} requests per ${policyWindow(settings.windowMs)}; retry in ${limit.ttlInSeconds} s`,
-        );
-      }
     },
+    // Other processes count failures too, so every request asks.
     refuseBlockedAddress(request, reply) {
       if (settings.authFailureMax === 0) return undefined;
-      if (failedRecently && !failedRecently.has(request.ip)) return undefined;
       return perAddress(request, { increment: false }).then((status) => {
-        if (status.isAllowed || status.remaining > 0) return;
-        reply.header('retry-after', status.ttlInSeconds);
-        throw new ApiError(
-          'TOO_MANY_REQUESTS',
-          `Too many failed authentications from this address; retry in ${status.ttlInSeconds} s`,
-        );
+        if (!status.isAllowed && status.remaining === 0) refuseAddress(reply, status.ttlInSeconds);
       });
     },
-    async countFailure(request) {
-      if (settings.authFailureMax === 0) return;
-      failedRecently?.set(request.ip, true);
-      await perAddress(request);
+    countFailure(request) {
+      if (settings.authFailureMax === 0) return undefined;
+      return perAddress(request).then(() => {});
     },
   };
+}
+
+/** Sets the RateLimit headers of every counted request; past the limit, throws 429 with Retry-After. */
+function verdictEnforcer(settings: RateLimitSettings): (reply: FastifyReply, verdict: Verdict) => undefined {
+  const policy = `${settings.max};w=${Math.ceil(settings.windowMs / 1000)}`;
+  return (reply, { remaining, resetSeconds, exceeded }) => {
+    reply.headers({
+      'ratelimit-policy': policy,
+      'ratelimit-limit': settings.max,
+      'ratelimit-remaining': remaining,
+      'ratelimit-reset': resetSeconds,
+    });
+    if (!exceeded) return undefined;
+    reply.header('retry-after', resetSeconds);
+    throw new ApiError(
+      'TOO_MANY_REQUESTS',
+      `This credential may make ${settings.max} requests per ${policyWindow(settings.windowMs)}; retry in ${resetSeconds} s`,
+    );
+  };
+}
+
+function refuseAddress(reply: FastifyReply, retryAfterSeconds: number): never {
+  reply.header('retry-after', retryAfterSeconds);
+  throw new ApiError(
+    'TOO_MANY_REQUESTS',
+    `Too many failed authentications from this address; retry in ${retryAfterSeconds} s`,
+  );
+}
+
+function secondsUntil(endsAt: number, now: number): number {
+  return Math.ceil((endsAt - now) / 1000);
 }
 
 function policyWindow(ms: number): string {
