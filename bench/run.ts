@@ -5,9 +5,12 @@
 // POSTs of the same body to them (bench/webhooks/suite.ts); and the commit-to-first-attempt latency.
 // instructions (not run by default): instructions per get-by-id request in the service and in the
 // bare server, counted by callgrind on PostgreSQL (bench/instructions.ts); needs valgrind.
+// cpu (not run by default): CPU time per get-by-id request in the service, PostgreSQL and the load
+// generator, beside the bare server's, read from /proc over interleaved rounds (bench/cpu.ts).
 //
 //   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions)
 //   BENCH_INSTRUCTION_REQUESTS=4000, BENCH_INSTRUCTION_WARMUP=6000  counted and uncounted requests
+//   BENCH_CPU_ROUNDS=3         interleaved service and bare-server rounds of the cpu suite
 //   BENCH_DB=postgres,pglite   which databases, in order
 //   BENCH_ACCOUNTS=1000000     accounts in the company
 //   BENCH_SECONDS=5            timed seconds per scenario (after BENCH_WARMUP_SECONDS=3 untimed)
@@ -21,6 +24,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { mintToken } from '../src/auth/mint-token.ts';
 import { buildAuthScenarios, prepareAuth } from './auth-scenarios.ts';
+import { type CpuFigures, describe, measureCpu } from './cpu.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { buildExportJobScenario, checkExportJobEvents } from './export-job-scenarios.ts';
 import { countInstructions, type InstructionFigures } from './instructions.ts';
@@ -45,6 +49,7 @@ const settings = {
     warmup: Number(env.BENCH_INSTRUCTION_WARMUP ?? 6000),
     connections: 4,
   },
+  cpuRounds: Number(env.BENCH_CPU_ROUNDS ?? 3),
   webhooks: {
     messages: Number(env.BENCH_WEBHOOK_MESSAGES ?? 20_000),
     receivers: Number(env.BENCH_WEBHOOK_RECEIVERS ?? 50),
@@ -53,7 +58,8 @@ const settings = {
   },
 };
 for (const suite of settings.suites) {
-  if (!['accounts', 'webhooks', 'instructions'].includes(suite)) throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
+  if (!['accounts', 'webhooks', 'instructions', 'cpu'].includes(suite))
+    throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
 }
 for (const kind of settings.databases) {
   if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`BENCH_DB: unknown database ${kind}`);
@@ -125,6 +131,27 @@ if (settings.suites.includes('instructions')) {
   }
 }
 
+let cpu: CpuFigures | undefined;
+if (settings.suites.includes('cpu')) {
+  const target = await prepare('postgres', { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
+  try {
+    const token = await userToken(target.companyId);
+    cpu = await measureCpu(
+      {
+        // The limiter stays in the path, as in the accounts suite, but never refuses.
+        serviceEnv: { ...target.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: String(2 ** 31) },
+        databaseUrl: target.env.DATABASE_URL ?? '',
+        requests: getByIdRequests(target.sampleIds, `Bearer ${token}`),
+        body: (url) => sampleBody({ url, token, companyId: target.companyId, sampleIds: target.sampleIds }),
+      },
+      { rounds: settings.cpuRounds, ...load },
+      log,
+    );
+  } finally {
+    await target.cleanup();
+  }
+}
+
 let webhooks: WebhookFigures | undefined;
 if (settings.suites.includes('webhooks')) {
   webhooks = await runWebhookSuite(
@@ -159,6 +186,12 @@ if (instructions) {
       `bare node:http ${Math.round(bareCount / 1000)}k, ratio ${((100 * bareCount) / service).toFixed(1)} %`,
   );
 }
+if (cpu) {
+  console.log(
+    `\nCPU per request (/proc, median of ${cpu.settings.rounds} interleaved rounds):\n` +
+      `  get-by-id:      ${describe(cpu.service)}\n  bare node:http: ${describe(cpu.bare)}`,
+  );
+}
 if (webhooks) {
   console.log(`\n${formatWebhookTable(webhooks)}\n`);
   console.log(
@@ -183,6 +216,7 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
   settings: { ...settings, adminUrl: undefined },
   bareRuns,
   instructions,
+  cpu,
   seconds,
   figures,
   webhooks,
