@@ -14,6 +14,8 @@ export interface Child {
 export interface ChildOptions {
   /** A command the process runs under, e.g. valgrind and its options. */
   wrapper?: string[];
+  /** Options of node itself, e.g. V8's. */
+  nodeOptions?: string[];
   /** How long it may take to answer its probe. */
   readyTimeoutMs?: number;
   /** More environment, e.g. what the wrapper reads. */
@@ -37,11 +39,11 @@ async function startChild(
   args: string[],
   env: Record<string, string>,
   probe: string,
-  { wrapper = [], readyTimeoutMs, env: extraEnv }: ChildOptions = {},
+  { wrapper = [], nodeOptions = [], readyTimeoutMs, env: extraEnv }: ChildOptions = {},
 ): Promise<Child> {
   const port = await freePort();
   const [command = process.execPath, ...wrapperArgs] = [...wrapper, process.execPath];
-  const child = spawn(command, [...wrapperArgs, script, ...args], {
+  const child = spawn(command, [...wrapperArgs, ...nodeOptions, script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env, ...extraEnv, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],

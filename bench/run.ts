@@ -10,6 +10,7 @@
 //
 //   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions)
 //   BENCH_INSTRUCTION_REQUESTS=4000, BENCH_INSTRUCTION_WARMUP=6000  counted and uncounted requests
+//   BENCH_INSTRUCTION_CONNECTIONS=4  1 makes every lookup its own statement: the steadiest count
 //   BENCH_CPU_ROUNDS=3         interleaved service and bare-server rounds of the cpu suite
 //   BENCH_DB=postgres,pglite   which databases, in order
 //   BENCH_ACCOUNTS=1000000     accounts in the company
@@ -47,7 +48,7 @@ const settings = {
   instructions: {
     requests: Number(env.BENCH_INSTRUCTION_REQUESTS ?? 4000),
     warmup: Number(env.BENCH_INSTRUCTION_WARMUP ?? 6000),
-    connections: 4,
+    connections: Number(env.BENCH_INSTRUCTION_CONNECTIONS ?? 4),
   },
   cpuRounds: Number(env.BENCH_CPU_ROUNDS ?? 3),
   webhooks: {
