@@ -3,7 +3,7 @@
 // every process of a deployment shares the counts. Redis is reached through @fastify/rate-limit's
 // store. In this process the counts are plain synchronous lookups (fixed-windows.ts): the
 // credential's count is on every authenticated request, and the plugin's asynchronous path (and
-// its registration) cost get-by-id about a tenth of its CPU for the same work (docs/performance.md).
+// its registration) cost get-by-id about 1.5 % of its instructions more (docs/performance.md).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
