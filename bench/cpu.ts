@@ -35,7 +35,8 @@ export interface CpuFigures {
   settings: CpuSettings;
 }
 
-export interface CpuTarget {
+/** The service on a seeded PostgreSQL, and the get-by-id requests both it and the bare server get. */
+export interface GetByIdTarget {
   serviceEnv: Record<string, string>;
   /** The database the service uses, where its statements are counted. */
   databaseUrl: string;
@@ -47,7 +48,7 @@ export interface CpuTarget {
 const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux
 
 export async function measureCpu(
-  target: CpuTarget,
+  target: GetByIdTarget,
   settings: CpuSettings,
   log: (line: string) => void,
 ): Promise<CpuFigures> {
@@ -73,7 +74,7 @@ export async function measureCpu(
   return { service: median(service), bare: median(bare), settings };
 }
 
-async function measureChild(child: Child, target: CpuTarget, settings: CpuSettings): Promise<CpuFigure> {
+async function measureChild(child: Child, target: GetByIdTarget, settings: CpuSettings): Promise<CpuFigure> {
   const load = { url: child.url, requests: target.requests, connections: settings.connections };
   await runLoad({ ...load, seconds: settings.warmupSeconds });
   const before = await sample(child.pid, target.databaseUrl);

@@ -25,7 +25,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { mintToken } from '../src/auth/mint-token.ts';
 import { buildAuthScenarios, prepareAuth } from './auth-scenarios.ts';
-import { type CpuFigures, describe, measureCpu } from './cpu.ts';
+import { type CpuFigures, describe, type GetByIdTarget, measureCpu } from './cpu.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { buildExportJobScenario, checkExportJobEvents } from './export-job-scenarios.ts';
 import { countInstructions, type InstructionFigures } from './instructions.ts';
@@ -116,41 +116,14 @@ for (const kind of settings.suites.includes('accounts') ? settings.databases : [
 
 let instructions: InstructionFigures | undefined;
 if (settings.suites.includes('instructions')) {
-  const target = await prepare('postgres', { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
-  try {
-    const token = await userToken(target.companyId);
-    instructions = await countInstructions(
-      // The limiter stays in the path, as in the accounts suite, but never refuses.
-      { ...target.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: String(2 ** 31) },
-      getByIdRequests(target.sampleIds, `Bearer ${token}`),
-      (url) => sampleBody({ url, token, companyId: target.companyId, sampleIds: target.sampleIds }),
-      settings.instructions,
-      log,
-    );
-  } finally {
-    await target.cleanup();
-  }
+  instructions = await onGetByIdTarget((target) =>
+    countInstructions(target.serviceEnv, target.requests, target.body, settings.instructions, log),
+  );
 }
 
 let cpu: CpuFigures | undefined;
 if (settings.suites.includes('cpu')) {
-  const target = await prepare('postgres', { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
-  try {
-    const token = await userToken(target.companyId);
-    cpu = await measureCpu(
-      {
-        // The limiter stays in the path, as in the accounts suite, but never refuses.
-        serviceEnv: { ...target.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: String(2 ** 31) },
-        databaseUrl: target.env.DATABASE_URL ?? '',
-        requests: getByIdRequests(target.sampleIds, `Bearer ${token}`),
-        body: (url) => sampleBody({ url, token, companyId: target.companyId, sampleIds: target.sampleIds }),
-      },
-      { rounds: settings.cpuRounds, ...load },
-      log,
-    );
-  } finally {
-    await target.cleanup();
-  }
+  cpu = await onGetByIdTarget((target) => measureCpu(target, { rounds: settings.cpuRounds, ...load }, log));
 }
 
 let webhooks: WebhookFigures | undefined;
@@ -222,6 +195,25 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
   figures,
   webhooks,
 });
+
+/**
+ * Runs `work` on a freshly seeded PostgreSQL: the service's environment (the limiter stays in the
+ * path, as in the accounts suite, but never refuses) and the get-by-id requests of a new user.
+ */
+async function onGetByIdTarget<T>(work: (target: GetByIdTarget) => Promise<T>): Promise<T> {
+  const target = await prepare('postgres', { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
+  try {
+    const token = await userToken(target.companyId);
+    return await work({
+      serviceEnv: { ...target.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: String(2 ** 31) },
+      databaseUrl: target.env.DATABASE_URL ?? '',
+      requests: getByIdRequests(target.sampleIds, `Bearer ${token}`),
+      body: (url) => sampleBody({ url, token, companyId: target.companyId, sampleIds: target.sampleIds }),
+    });
+  } finally {
+    await target.cleanup();
+  }
+}
 
 /** A token of a new user of `companyId`, the one both get-by-id measurements send. */
 function userToken(companyId: string): Promise<string> {
