@@ -3,7 +3,11 @@ import { createRemoteJWKSet, decodeProtectedHeader, type JWTPayload, type JWTVer
 import { LRUCache } from 'lru-cache';
 import type { Principal } from './principal.ts';
 
-export type TokenVerifier = (token: string) => Promise<Principal>;
+/**
+ * The principal a bearer token stands for. A token verified before is answered at once (or refused
+ * by throwing); any other with a promise. Failures are InvalidTokenError.
+ */
+export type TokenVerifier = (token: string) => Principal | Promise<Principal>;
 
 export class InvalidTokenError extends Error {}
 
@@ -25,8 +29,8 @@ export interface OwnTokenKey {
   issuer: string;
   /** …and another `aud` (`ledgerhook-<ENVIRONMENT>`). */
   audience: string;
-  /** Whether the client a token was issued to is still active; asked on every request. */
-  isClientActive(clientId: string): Promise<boolean>;
+  /** Whether the client a token was issued to is still active; asked on every request, answered at once when known. */
+  isClientActive(clientId: string): boolean | Promise<boolean>;
 }
 
 // A verified token is remembered for at most this long (and never past its `exp`), so a busy client
@@ -54,10 +58,14 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
   // Only a token from our own /oauth/token has a client that can be revoked.
   const check = (principal: Principal) =>
     own && principal.credential?.startsWith('client:') ? stillActive(own, principal) : principal;
-  return async (token) => {
+  return (token) => {
     const signature = token.slice(token.lastIndexOf('.') + 1);
     const known = verified.get(signature);
     if (known?.token === token) return check(known.principal);
+    return verifyAndRemember(token, signature).then(check);
+  };
+
+  async function verifyAndRemember(token: string, signature: string): Promise<Principal> {
     const isOwn = own !== undefined && kidOf(token) === own.kid;
     let payload: JWTPayload;
     try {
@@ -84,14 +92,19 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
     const principal = toPrincipal(payload, isOwn);
     const ttl = Math.min(VERIFIED_TTL_MS, (payload.exp as number) * 1000 - Date.now());
     if (ttl > 0) verified.set(signature, { token, principal }, { ttl });
-    return check(principal);
-  };
+    return principal;
+  }
 }
 
-async function stillActive(own: OwnTokenKey, principal: Principal): Promise<Principal> {
-  if (!(await own.isClientActive(principal.clientId ?? ''))) {
-    throw new InvalidTokenError('The client this token was issued to has been revoked');
-  }
+function stillActive(own: OwnTokenKey, principal: Principal): Principal | Promise<Principal> {
+  const active = own.isClientActive(principal.clientId ?? '');
+  return active instanceof Promise
+    ? active.then((known) => admitClient(known, principal))
+    : admitClient(active, principal);
+}
+
+function admitClient(active: boolean, principal: Principal): Principal {
+  if (!active) throw new InvalidTokenError('The client this token was issued to has been revoked');
   return principal;
 }
 

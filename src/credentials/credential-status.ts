@@ -14,10 +14,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_ENTRIES = 10_000;
 
 export interface CredentialStatus {
-  /** The principal an API key stands for; undefined when it is unknown or it or its client is revoked. */
-  authenticateApiKey(key: string): Promise<Principal | undefined>;
+  /**
+   * The principal an API key stands for; undefined when it is unknown or it or its client is revoked.
+   * Answered at once when remembered, else with a promise (as isClientActive).
+   */
+  authenticateApiKey(key: string): Principal | undefined | Promise<Principal | undefined>;
   /** Whether our client exists and is not revoked. */
-  isClientActive(clientId: string): Promise<boolean>;
+  isClientActive(clientId: string): boolean | Promise<boolean>;
   /** Stops listening for revocations. */
   close(): Promise<void>;
 }
@@ -31,34 +34,36 @@ export async function startCredentialStatus(db: Database, pepper: Buffer | undef
     keys.clear();
     clients.clear();
   });
+  async function findApiKey(digest: Buffer, cacheKey: string): Promise<Principal | undefined> {
+    const found = await findActiveApiKey(db, digest);
+    // Found by its digest through an index; compared again in constant time all the same.
+    if (!found || !digestsEqual(found.keyHash, digest)) return undefined;
+    const principal: Principal = {
+      subject: found.clientId,
+      clientId: found.clientId,
+      scopes: new Set(found.scopes),
+      companies: new Set(found.companies.map((c) => c.toLowerCase())),
+      accountingSystem: undefined,
+      credential: `api-key:${found.id}`,
+    };
+    keys.set(cacheKey, principal);
+    return principal;
+  }
+  async function findClient(clientId: string): Promise<boolean> {
+    const active = await isClientActive(db, clientId);
+    clients.set(clientId, active);
+    return active;
+  }
   return {
-    async authenticateApiKey(key) {
+    authenticateApiKey(key) {
       if (!pepper || !looksLikeApiKey(key)) return undefined;
       const digest = hashApiKey(key, pepper);
       const cacheKey = digest.toString('base64url');
-      const known = keys.get(cacheKey);
-      if (known) return known;
-      const found = await findActiveApiKey(db, digest);
-      // Found by its digest through an index; compared again in constant time all the same.
-      if (!found || !digestsEqual(found.keyHash, digest)) return undefined;
-      const principal: Principal = {
-        subject: found.clientId,
-        clientId: found.clientId,
-        scopes: new Set(found.scopes),
-        companies: new Set(found.companies.map((c) => c.toLowerCase())),
-        accountingSystem: undefined,
-        credential: `api-key:${found.id}`,
-      };
-      keys.set(cacheKey, principal);
-      return principal;
+      return keys.get(cacheKey) ?? findApiKey(digest, cacheKey);
     },
-    async isClientActive(clientId) {
+    isClientActive(clientId) {
       if (!UUID.test(clientId)) return false;
-      const known = clients.get(clientId);
-      if (known !== undefined) return known;
-      const active = await isClientActive(db, clientId);
-      clients.set(clientId, active);
-      return active;
+      return clients.get(clientId) ?? findClient(clientId);
     },
     close: unlisten,
   };

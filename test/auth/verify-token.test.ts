@@ -59,7 +59,7 @@ describe('token verification through JWKS', () => {
       await sign('ES256', { issuer: 'https://evil.example', audience: 'ledgerhook-production' }),
       await sign('ES256'),
     ]) {
-      await assert.rejects(verify(token), InvalidTokenError);
+      await assert.rejects(async () => verify(token), InvalidTokenError);
     }
   });
 
@@ -72,10 +72,10 @@ describe('token verification through JWKS', () => {
       .setAudience('ledgerhook-production')
       .setExpirationTime('5m')
       .sign(new TextEncoder().encode(JSON.stringify(keys.RS256.jwk)));
-    await assert.rejects(verify(confused), /algorithm/);
+    await assert.rejects(async () => verify(confused), /algorithm/);
     const header = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
     const payload = Buffer.from(JSON.stringify({ ...claims(), sub: randomUUID(), exp: 2e9 })).toString('base64url');
-    await assert.rejects(verify(`${header}.${payload}.`), InvalidTokenError);
+    await assert.rejects(async () => verify(`${header}.${payload}.`), InvalidTokenError);
   });
 });
 
@@ -88,7 +88,7 @@ describe('token verification with a shared secret', () => {
       .setExpirationTime('5m')
       .sign(new TextEncoder().encode('a-shared-secret-for-hs256-tokens!'));
     assert.equal((await verify(good)).scopes.has('accounts:read'), true);
-    await assert.rejects(verify(await sign('ES256')), /algorithm/);
+    await assert.rejects(async () => verify(await sign('ES256')), /algorithm/);
   });
 });
 
@@ -102,12 +102,12 @@ describe('the cache of verified tokens', () => {
       .setExpirationTime('5m')
       .sign(new TextEncoder().encode(secret));
     const first = await verify(token);
-    assert.equal(await verify(token), first, 'the second check is answered from the cache');
+    assert.equal(verify(token), first, 'the second check is answered from the cache, without waiting');
 
     const [header, , signature] = token.split('.');
     const widened = Buffer.from(
       JSON.stringify({ ...claims(), sub: first.subject, scope: 'accounts:write', exp: 2e9 }),
     ).toString('base64url');
-    await assert.rejects(verify(`${header}.${widened}.${signature}`), /signature/);
+    await assert.rejects(async () => verify(`${header}.${widened}.${signature}`), /signature/);
   });
 });

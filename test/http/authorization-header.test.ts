@@ -1,0 +1,52 @@
+// The Authorization header's forms (RFC 9110 §11.4): the scheme is case-insensitive, spaces around
+// the credential do not matter, anything else is 401. A token verified before is answered from the
+// cache, without waiting, and is still checked for its scope.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../support/harness.ts';
+
+describe('the Authorization header', () => {
+  let t: TestApp;
+  let token: string;
+  let url: string;
+  before(async () => {
+    t = await startTestApp();
+    const company = randomUUID();
+    token = await t.token({ companies: [company] });
+    const created = await t.request('POST', '/v1-beta/accounts', {
+      token,
+      body: { companyId: company, externalId: 'a-1', name: 'Cash', archived: false },
+    });
+    assert.equal(created.status, 201, created.text);
+    url = `/v1-beta/accounts/${created.body.data.id}`;
+  });
+  after(() => t.close());
+
+  const send = (authorization: string) => t.request('GET', url, { headers: { authorization } });
+
+  it('accepts the scheme in any case and spaces around the token', async () => {
+    for (const header of [`Bearer ${token}`, `bearer ${token}`, `BEARER   ${token}  `]) {
+      const response = await send(header);
+      assert.equal(response.status, 200, `${JSON.stringify(header.slice(0, 12))}: ${response.text}`);
+    }
+  });
+
+  it('answers 401 for another scheme, a missing token or one with a space inside', async () => {
+    const halves = [token.slice(0, 20), token.slice(20)];
+    for (const header of ['Bearer', 'Bearer ', `Token ${token}`, `Bearer ${halves.join(' ')}`, `${token}`]) {
+      const response = await send(header);
+      assert.equal(response.status, 401, `${JSON.stringify(header.slice(0, 12))}: ${response.text}`);
+      assert.equal(response.body.type, 'UNAUTHORIZED');
+    }
+  });
+
+  it('still checks the scope of a token it has verified before', async () => {
+    const readOnly = await t.token({ scopes: ['tax-codes:read'] });
+    for (let i = 0; i < 2; i++) {
+      const response = await send(`Bearer ${readOnly}`);
+      assert.equal(response.status, 403, response.text);
+      assert.equal(response.body.type, 'FORBIDDEN');
+    }
+  });
+});
