@@ -9,6 +9,10 @@ const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 3;
 // Connections per pool and process; node-postgres's default.
 const POOL_SIZE = 10;
+// An open connection stays open. node-postgres closes one idle for 10 s by default, which under
+// uneven load means opening it again moments later (and preparing its statements again), and costs a
+// timer set and cleared on every query: about 4 % of a get-by-id's instructions (docs/performance.md).
+const KEEP_IDLE_CONNECTIONS = { idleTimeoutMillis: 0 };
 
 /**
  * PostgreSQL through node-postgres. `schema` puts every table of this connection in its own schema
@@ -17,7 +21,7 @@ const POOL_SIZE = 10;
  * Two pools, because PostgreSQL decides per session whether a prepared statement is planned for its
  * values on every call or keeps one plan: statements marked `reusePlan` run on connections that
  * keep plans, every other statement (and every transaction) on connections that plan each call.
- * Each pool opens at most POOL_SIZE connections, and only while they are used.
+ * Each pool opens at most POOL_SIZE connections, as they are needed, and keeps them open.
  */
 export async function openPostgres(url: string, options: { schema?: string } = {}): Promise<Database> {
   const searchPath = options.schema ? `${options.schema},public` : undefined;
@@ -32,8 +36,8 @@ export async function openPostgres(url: string, options: { schema?: string } = {
       .trim(),
   });
   const connection = connectionFor('force_custom_plan');
-  const planning = new pg.Pool({ ...connection, max: POOL_SIZE });
-  const reusing = new pg.Pool({ ...connectionFor('force_generic_plan'), max: POOL_SIZE });
+  const planning = new pg.Pool({ ...connection, max: POOL_SIZE, ...KEEP_IDLE_CONNECTIONS });
+  const reusing = new pg.Pool({ ...connectionFor('force_generic_plan'), max: POOL_SIZE, ...KEEP_IDLE_CONNECTIONS });
   const listeners = new Set<PostgresListener>();
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   for (const pool of [planning, reusing]) pool.on('error', () => {});
