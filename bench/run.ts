@@ -9,7 +9,7 @@
 // generator, beside the bare server's, read from /proc over interleaved rounds (bench/cpu.ts).
 //
 //   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions)
-//   BENCH_INSTRUCTION_REQUESTS=4000, BENCH_INSTRUCTION_WARMUP=6000  counted and uncounted requests
+//   BENCH_INSTRUCTION_REQUESTS=4000, BENCH_INSTRUCTION_WARMUP=40000  counted and uncounted requests
 //   BENCH_INSTRUCTION_CONNECTIONS=4  1 makes every lookup its own statement: the steadiest count
 //   BENCH_CPU_ROUNDS=3         interleaved service and bare-server rounds of the cpu suite
 //   BENCH_DB=postgres,pglite   which databases, in order
@@ -47,7 +47,7 @@ const settings = {
   adminUrl: env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   instructions: {
     requests: Number(env.BENCH_INSTRUCTION_REQUESTS ?? 4000),
-    warmup: Number(env.BENCH_INSTRUCTION_WARMUP ?? 6000),
+    warmup: Number(env.BENCH_INSTRUCTION_WARMUP ?? 40_000),
     connections: Number(env.BENCH_INSTRUCTION_CONNECTIONS ?? 4),
   },
   cpuRounds: Number(env.BENCH_CPU_ROUNDS ?? 3),
