@@ -37,8 +37,8 @@ export interface AuthenticationOptions {
  * scope. Routes with neither are public (health, metrics, docs, the token endpoint).
  *
  * Each step answers at once when it can (a token verified before, counts kept in this process) and
- * with a promise only when it must wait: a request that waits for nothing runs no promise here,
- * which was about a tenth of a get-by-id's instructions (docs/performance.md, session 7).
+ * with a promise only when it must wait: a request that waits for nothing creates no promise here
+ * (docs/performance.md, session 7).
  */
 export function registerAuthentication(
   app: FastifyInstance,
