@@ -1,6 +1,7 @@
 // When statements start relative to the event loop's I/O (Database.afterPendingIo). PGlite runs
 // statements in this thread: one started outside afterPendingIo waits until the I/O pending now has
-// been read, one started from afterPendingIo work runs at once. PostgreSQL needs no such wait.
+// been read, one per turn of the event loop in the order asked, and one started from afterPendingIo
+// work runs at once. PostgreSQL needs no such wait.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
@@ -52,5 +53,25 @@ describe('statements and pending I/O', () => {
       assert.deepEqual(order, ['pending I/O', 'statement']);
       assert.deepEqual(fromWork, ['statement']);
     }
+  });
+
+  it('runs embedded statements one per turn of the event loop, in the order they were asked for', async (t) => {
+    if (db.kind !== 'pglite') return t.skip('PostgreSQL runs statements on its own connections, in any turn');
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const answered: { n: number; turn: number }[] = [];
+    await Promise.all([1, 2, 3, 4].map((n) => db.query(STATEMENT, [true]).then(() => answered.push({ n, turn }))));
+    counting = false;
+    assert.deepEqual(
+      answered.map((a) => a.n),
+      [1, 2, 3, 4],
+    );
+    const turns = answered.map((a) => a.turn);
+    assert.equal(new Set(turns).size, 4, `each statement in a turn of its own, got turns ${turns}`);
   });
 });
