@@ -55,8 +55,7 @@ describe('statements and pending I/O', () => {
     }
   });
 
-  it('runs embedded statements one per turn of the event loop, in the order they were asked for', async (t) => {
-    if (db.kind !== 'pglite') return t.skip('PostgreSQL runs statements on its own connections, in any turn');
+  it('runs embedded statements one per turn of the event loop, in the order they were asked for', async () => {
     let turn = 0;
     let counting = true;
     const count = () => {
@@ -67,11 +66,15 @@ describe('statements and pending I/O', () => {
     const answered: { n: number; turn: number }[] = [];
     await Promise.all([1, 2, 3, 4].map((n) => db.query(STATEMENT, [true]).then(() => answered.push({ n, turn }))));
     counting = false;
-    assert.deepEqual(
-      answered.map((a) => a.n),
-      [1, 2, 3, 4],
-    );
-    const turns = answered.map((a) => a.turn);
-    assert.equal(new Set(turns).size, 4, `each statement in a turn of its own, got turns ${turns}`);
+    assert.deepEqual(answered.map((a) => a.n).sort(), [1, 2, 3, 4]);
+    // PostgreSQL runs them on its own connections, answering in any order and turn.
+    if (db.kind === 'pglite') {
+      assert.deepEqual(
+        answered.map((a) => a.n),
+        [1, 2, 3, 4],
+      );
+      const turns = answered.map((a) => a.turn);
+      assert.equal(new Set(turns).size, 4, `each statement in a turn of its own, got turns ${turns}`);
+    }
   });
 });
