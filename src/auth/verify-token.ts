@@ -1,13 +1,14 @@
 import type { KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, decodeProtectedHeader, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { andThen, type MaybePromise } from '../maybe-promise.ts';
 import type { Principal } from './principal.ts';
 
 /**
  * The principal a bearer token stands for. A token verified before is answered at once (or refused
  * by throwing); any other with a promise. Failures are InvalidTokenError.
  */
-export type TokenVerifier = (token: string) => Principal | Promise<Principal>;
+export type TokenVerifier = (token: string) => MaybePromise<Principal>;
 
 export class InvalidTokenError extends Error {}
 
@@ -30,7 +31,7 @@ export interface OwnTokenKey {
   /** …and another `aud` (`ledgerhook-<ENVIRONMENT>`). */
   audience: string;
   /** Whether the client a token was issued to is still active; asked on every request, answered at once when known. */
-  isClientActive(clientId: string): boolean | Promise<boolean>;
+  isClientActive(clientId: string): MaybePromise<boolean>;
 }
 
 // A verified token is remembered for at most this long (and never past its `exp`), so a busy client
@@ -96,11 +97,8 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
   }
 }
 
-function stillActive(own: OwnTokenKey, principal: Principal): Principal | Promise<Principal> {
-  const active = own.isClientActive(principal.clientId ?? '');
-  return active instanceof Promise
-    ? active.then((known) => admitClient(known, principal))
-    : admitClient(active, principal);
+function stillActive(own: OwnTokenKey, principal: Principal): MaybePromise<Principal> {
+  return andThen(own.isClientActive(principal.clientId ?? ''), (active) => admitClient(active, principal));
 }
 
 function admitClient(active: boolean, principal: Principal): Principal {

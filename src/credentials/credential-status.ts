@@ -6,6 +6,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 import { digestsEqual, hashApiKey, looksLikeApiKey } from './secrets.ts';
 import { CREDENTIALS_CHANNEL, findActiveApiKey, isClientActive } from './store.ts';
 
@@ -18,9 +19,9 @@ export interface CredentialStatus {
    * The principal an API key stands for; undefined when it is unknown or it or its client is revoked.
    * Answered at once when remembered, else with a promise (as isClientActive).
    */
-  authenticateApiKey(key: string): Principal | undefined | Promise<Principal | undefined>;
+  authenticateApiKey(key: string): MaybePromise<Principal | undefined>;
   /** Whether our client exists and is not revoked. */
-  isClientActive(clientId: string): boolean | Promise<boolean>;
+  isClientActive(clientId: string): MaybePromise<boolean>;
   /** Stops listening for revocations. */
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasScope, type Principal, type Scope } from '../auth/principal.ts';
 import { InvalidTokenError, type TokenVerifier } from '../auth/verify-token.ts';
+import { andThen, type MaybePromise, recover } from '../maybe-promise.ts';
 import { ApiError } from './problem.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { ProblemSchema } from './schemas.ts';
@@ -21,7 +22,7 @@ declare module 'fastify' {
  * Finds the principal an API key stands for; undefined when it is unknown or revoked. Answers at once
  * when it knows, with a promise when it must ask the database.
  */
-export type ApiKeyAuthenticator = (key: string) => Principal | undefined | Promise<Principal | undefined>;
+export type ApiKeyAuthenticator = (key: string) => MaybePromise<Principal | undefined>;
 
 export interface AuthenticationOptions {
   /** Accepts API keys (as Bearer, or as a Basic user name with an empty password); without it, none. */
@@ -46,14 +47,11 @@ export function registerAuthentication(
   { apiKeys, limiter }: AuthenticationOptions = {},
 ): void {
   app.decorateRequest('principal', undefined as unknown as Principal);
-  const identify = (request: FastifyRequest): Principal | Promise<Principal> => {
-    try {
-      const principal = authenticate(request, verify, apiKeys);
-      return principal instanceof Promise ? principal.catch((error) => countFailure(request, error)) : principal;
-    } catch (error) {
-      return countFailure(request, error);
-    }
-  };
+  const identify = (request: FastifyRequest): MaybePromise<Principal> =>
+    recover(
+      () => authenticate(request, verify, apiKeys),
+      (error) => countFailure(request, error),
+    );
   // A 401 for a request that sent a credential counts against its address; the error stands.
   const countFailure = (request: FastifyRequest, error: unknown): never | Promise<never> => {
     const counting =
@@ -75,28 +73,23 @@ export function registerAuthentication(
     if (responses && !responses[429]) {
       responses[429] = { ...ProblemSchema, description: 'Too many requests: wait for Retry-After seconds' };
     }
-    const admit = (request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void> | undefined => {
+    const admit = (request: FastifyRequest, reply: FastifyReply, principal: Principal): MaybePromise<void> => {
       request.principal = principal;
       const counting = limiter?.countRequest(request, reply, principal.credential ?? `subject:${principal.subject}`);
-      if (counting) return counting.then(() => checkScope(principal, scope));
-      checkScope(principal, scope);
-      return undefined;
+      return andThen(counting, () => checkScope(principal, scope));
     };
-    const check = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
-      const refusal = limiter?.refuseBlockedAddress(request, reply);
-      if (refusal) return refusal.then(() => identify(request)).then((principal) => admit(request, reply, principal));
-      const principal = identify(request);
-      if (principal instanceof Promise) return principal.then((known) => admit(request, reply, known));
-      return admit(request, reply, principal);
-    };
+    const check = (request: FastifyRequest, reply: FastifyReply): MaybePromise<void> =>
+      andThen(limiter?.refuseBlockedAddress(request, reply), () =>
+        andThen(identify(request), (principal) => admit(request, reply, principal)),
+      );
     const hook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-      let waiting: Promise<void> | undefined;
+      let waiting: MaybePromise<void>;
       try {
         waiting = check(request, reply);
       } catch (error) {
         return done(error as Error);
       }
-      if (waiting) waiting.then(() => done(), done);
+      if (waiting instanceof Promise) waiting.then(() => done(), done);
       else done();
     };
     route.onRequest = [...[route.onRequest ?? []].flat(), hook];
@@ -113,19 +106,14 @@ function authenticate(
   request: FastifyRequest,
   verify: TokenVerifier,
   apiKeys: ApiKeyAuthenticator | undefined,
-): Principal | Promise<Principal> {
+): MaybePromise<Principal> {
   const header = request.headers.authorization;
   if (!header) throw new ApiError('UNAUTHORIZED', 'Send Authorization: Bearer <token>');
   const { scheme, credential } = splitAuthorization(header);
   if (scheme === 'basic' && BASE64.test(credential)) return authenticateApiKey(basicUserName(credential), apiKeys);
   if (scheme !== 'bearer') throw new ApiError('UNAUTHORIZED', 'The Authorization header must be Bearer <token>');
   if (apiKeys && !credential.includes('.')) return authenticateApiKey(credential, apiKeys);
-  try {
-    const principal = verify(credential);
-    return principal instanceof Promise ? principal.catch(toUnauthorized) : principal;
-  } catch (error) {
-    return toUnauthorized(error);
-  }
+  return recover(() => verify(credential), toUnauthorized);
 }
 
 function toUnauthorized(error: unknown): never {
@@ -159,9 +147,8 @@ function basicUserName(encoded: string): string {
   return decoded.slice(0, colon);
 }
 
-function authenticateApiKey(key: string, apiKeys: ApiKeyAuthenticator | undefined): Principal | Promise<Principal> {
-  const principal = apiKeys?.(key);
-  return principal instanceof Promise ? principal.then(admitted) : admitted(principal);
+function authenticateApiKey(key: string, apiKeys: ApiKeyAuthenticator | undefined): MaybePromise<Principal> {
+  return andThen(apiKeys?.(key), admitted);
 }
 
 function admitted(principal: Principal | undefined): Principal {
