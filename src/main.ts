@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // The `ledgerhook` command: serve, migrate, token.
+// First: it must run before anything has had time to collect garbage (next-tick-shape.ts).
+import './next-tick-shape.ts';
 import { parseArgs } from 'node:util';
 import { mintToken } from './auth/mint-token.ts';
 import { resolveSigningSecret } from './auth/signing-secret.ts';
