@@ -53,13 +53,12 @@ export function registerAuthentication(
       (error) => countFailure(request, error),
     );
   // A 401 for a request that sent a credential counts against its address; the error stands.
-  const countFailure = (request: FastifyRequest, error: unknown): never | Promise<never> => {
+  const countFailure = (request: FastifyRequest, error: unknown): MaybePromise<never> => {
     const counting =
       error instanceof ApiError && error.status === 401 && request.headers.authorization
         ? limiter?.countFailure(request)
         : undefined;
-    if (!counting) throw error;
-    return counting.then(() => {
+    return andThen(counting, () => {
       throw error;
     });
   };

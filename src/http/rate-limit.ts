@@ -7,6 +7,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
+import type { MaybePromise } from '../maybe-promise.ts';
 import { FixedWindows } from './fixed-windows.ts';
 import { ApiError } from './problem.ts';
 
@@ -21,14 +22,14 @@ export interface RateLimitSettings {
   redisUrl?: string;
 }
 
-/** Each method answers undefined, rather than a promise, when it decided without asking Redis. */
+/** Each method answers at once (undefined), rather than with a promise, when it decided without asking Redis. */
 export interface RateLimiter {
   /** Counts a request of `credential`; sets the RateLimit headers, and throws 429 past the limit. */
-  countRequest(request: FastifyRequest, reply: FastifyReply, credential: string): Promise<void> | undefined;
+  countRequest(request: FastifyRequest, reply: FastifyReply, credential: string): MaybePromise<void>;
   /** Throws 429 while the client address has used up its failed authentications. */
-  refuseBlockedAddress(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined;
+  refuseBlockedAddress(request: FastifyRequest, reply: FastifyReply): MaybePromise<void>;
   /** Counts a failed authentication of the client address. */
-  countFailure(request: FastifyRequest): Promise<void> | undefined;
+  countFailure(request: FastifyRequest): MaybePromise<void>;
 }
 
 const NO_LIMITS: RateLimiter = {
