@@ -1,5 +1,6 @@
-// The two databases under test, each seeded with one company of many accounts. A target says how
-// the service reaches it (its environment) and holds what the scenarios need from the rows.
+// The two databases under test, each seeded with one company of many accounts and a neighbour
+// company of a twentieth as many (what a name search of a smaller company reads beside a large one).
+// A target says how the service reaches it (its environment) and holds what the scenarios need.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ export interface Target {
   /** DATABASE_URL or DATA_DIR for the service. */
   env: Record<string, string>;
   companyId: string;
+  /** The smaller company beside it, and its number of accounts. */
+  neighbour: { companyId: string; accounts: number };
   /** Random account ids of the company, for get-by-id. */
   sampleIds: string[];
   /** The server's version, for the report. */
@@ -66,10 +69,13 @@ async function recreatePostgresDatabase(adminUrl: string): Promise<string> {
 async function seed(db: Database, kind: DatabaseKind, options: PrepareOptions) {
   try {
     const companyId = randomUUID();
+    const neighbour = { companyId: randomUUID(), accounts: Math.max(1, Math.round(options.accounts / 20)) };
     const started = Date.now();
     await seedAccounts(db, {
-      companyId,
-      count: options.accounts,
+      companies: [
+        { companyId, count: options.accounts },
+        { companyId: neighbour.companyId, count: neighbour.accounts },
+      ],
       onBatch: (n) => options.log(`${kind}: ${n.toLocaleString('en')} accounts inserted`),
     });
     options.log(`${kind}: seeded and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -78,7 +84,7 @@ async function seed(db: Database, kind: DatabaseKind, options: PrepareOptions) {
       [companyId],
     );
     const [version] = await db.query<{ v: string }>("SELECT current_setting('server_version') AS v");
-    return { kind, companyId, sampleIds: sample.map((row) => row.id), version: version?.v ?? '?' };
+    return { kind, companyId, neighbour, sampleIds: sample.map((row) => row.id), version: version?.v ?? '?' };
   } finally {
     await db.close();
   }

@@ -87,7 +87,8 @@ for (const kind of settings.suites.includes('accounts') ? settings.databases : [
   const service = await startService({ ...target.env, ...auth.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn' });
   try {
     const token = await userToken(target.companyId);
-    const context = { url: service.url, token, companyId: target.companyId, sampleIds: target.sampleIds };
+    const neighbour = { ...target.neighbour, token: await userToken(target.neighbour.companyId) };
+    const context = { url: service.url, token, companyId: target.companyId, sampleIds: target.sampleIds, neighbour };
     log(`${kind}: service ready, finding the cursors`);
     const exportJobs = await buildExportJobScenario(secret, settings.exportCompanies);
     const scenarios = [
@@ -148,7 +149,8 @@ const seconds = (Date.now() - started) / 1000;
 if (bare) {
   console.log(`\n${formatTable(figures)}\n`);
   console.log(
-    `${settings.accounts.toLocaleString('en')} accounts in one company, ${settings.connections} connections, ` +
+    `${settings.accounts.toLocaleString('en')} accounts in one company (and a company of a twentieth as many beside it), ` +
+      `${settings.connections} connections, ` +
       `${settings.seconds} s per scenario; bare server runs: ${bareRuns.map((run) => Math.round(run.rps)).join(', ')} rps`,
   );
 }
@@ -208,7 +210,7 @@ async function onGetByIdTarget<T>(work: (target: GetByIdTarget) => Promise<T>): 
       serviceEnv: { ...target.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: String(2 ** 31) },
       databaseUrl: target.env.DATABASE_URL ?? '',
       requests: getByIdRequests(target.sampleIds, `Bearer ${token}`),
-      body: (url) => sampleBody({ url, token, companyId: target.companyId, sampleIds: target.sampleIds }),
+      body: (url) => sampleBody({ url, token, sampleIds: target.sampleIds }),
     });
   } finally {
     await target.cleanup();

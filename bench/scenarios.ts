@@ -15,6 +15,8 @@ export interface ScenarioContext {
   token: string;
   companyId: string;
   sampleIds: string[];
+  /** A smaller company in the same table, with a token of its own. */
+  neighbour: { companyId: string; token: string; accounts: number };
 }
 
 const SEARCH = '/v1-beta/accounts:search';
@@ -47,6 +49,10 @@ export async function buildScenarios(context: ScenarioContext): Promise<Scenario
   const nameBody = JSON.stringify({ companyId: context.companyId, name: NAME_SEARCH });
   const named = await api(`${SEARCH}?limit=${PAGE}`, JSON.parse(nameBody));
   if (named.data.length === 0) throw new Error(`no account name contains "${NAME_SEARCH}"`);
+  const neighbourHeaders = { authorization: `Bearer ${context.neighbour.token}`, 'content-type': 'application/json' };
+  const neighbourNameBody = JSON.stringify({ companyId: context.neighbour.companyId, name: NAME_SEARCH });
+  // Asked once before timing, so that a refusal (a 4xx counts as failed) shows here, with its reason.
+  await call(context.url, neighbourHeaders, `${SEARCH}?limit=${PAGE}`, JSON.parse(neighbourNameBody));
 
   const run = randomUUID().slice(0, 8);
   let created = 0;
@@ -61,6 +67,10 @@ export async function buildScenarios(context: ScenarioContext): Promise<Scenario
       requests: [search(`limit=${PAGE}&sorting_keys=code&sorting_order=DESC`)],
     },
     { name: `search: name contains "${NAME_SEARCH}"`, requests: [search(`limit=${PAGE}`, nameBody)] },
+    {
+      name: `search: name contains "${NAME_SEARCH}", company of ${context.neighbour.accounts.toLocaleString('en')}`,
+      requests: [{ ...search(`limit=${PAGE}`, neighbourNameBody), headers: neighbourHeaders }],
+    },
     {
       name: 'create',
       requests: [
@@ -95,7 +105,7 @@ export function getByIdRequests(ids: string[], authorization: string): LoadReque
 }
 
 /** The body of one answer of the service, for the bare server to repeat. */
-export async function sampleBody(context: ScenarioContext): Promise<string> {
+export async function sampleBody(context: Pick<ScenarioContext, 'url' | 'token' | 'sampleIds'>): Promise<string> {
   const response = await fetch(`${context.url}/v1-beta/accounts/${context.sampleIds[0]}`, {
     headers: { authorization: `Bearer ${context.token}` },
   });

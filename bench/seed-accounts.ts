@@ -1,6 +1,6 @@
-// Fills one company with many accounts, fast: the accounts indexes are dropped, the rows inserted
-// by generate_series in batches, the indexes rebuilt from their own definitions, and the company's
-// counter set once, instead of maintaining eight indexes and a trigger row by row.
+// Fills companies with many accounts, fast: the accounts indexes are dropped, the rows inserted by
+// generate_series in batches, the indexes rebuilt from their own definitions, and each company's
+// counter set once, instead of maintaining the indexes and a trigger row by row.
 import type { Database } from '../src/db/database.ts';
 
 /** Words of the names: each (qualifier, noun) pair names about 1 account in 2,000. */
@@ -22,10 +22,10 @@ const NOUNS = (
 export const NAME_SEARCH = 'petty cash';
 
 export interface SeedOptions {
-  companyId: string;
-  count: number;
+  /** Each company and how many accounts it gets, all with names of the same kind. */
+  companies: { companyId: string; count: number }[];
   batchSize?: number;
-  /** Progress, e.g. for a console line. */
+  /** Progress, e.g. for a console line: the rows inserted so far, all companies together. */
   onBatch?: (inserted: number) => void;
 }
 
@@ -47,7 +47,7 @@ const INSERT_BATCH = `
   FROM generate_series($2::int, $3::int) AS i`;
 
 export async function seedAccounts(db: Database, options: SeedOptions): Promise<void> {
-  const { companyId, count, batchSize = 100_000 } = options;
+  const { companies, batchSize = 100_000 } = options;
   const indexes = await db.query<{ name: string; definition: string }>(
     `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
      WHERE i.tablename = 'accounts' AND i.schemaname = current_schema()
@@ -56,18 +56,22 @@ export async function seedAccounts(db: Database, options: SeedOptions): Promise<
   for (const index of indexes) await db.exec(`DROP INDEX ${index.name}`);
   await db.exec('ALTER TABLE accounts DISABLE TRIGGER accounts_count');
 
-  for (let first = 1; first <= count; first += batchSize) {
-    const last = Math.min(count, first + batchSize - 1);
-    await db.query(INSERT_BATCH, [companyId, first, last]);
-    options.onBatch?.(last);
+  let inserted = 0;
+  for (const { companyId, count } of companies) {
+    for (let first = 1; first <= count; first += batchSize) {
+      const last = Math.min(count, first + batchSize - 1);
+      await db.query(INSERT_BATCH, [companyId, first, last]);
+      inserted += last - first + 1;
+      options.onBatch?.(inserted);
+    }
   }
 
   await db.exec('ALTER TABLE accounts ENABLE TRIGGER accounts_count');
   // The counters the trigger would have kept, added through the schema's own function.
   await db.query(
     `SELECT account_counts_add(company_id, archived, count(*)::int) FROM accounts
-     WHERE company_id = $1 GROUP BY company_id, archived`,
-    [companyId],
+     WHERE company_id = ANY($1::uuid[]) GROUP BY company_id, archived`,
+    [companies.map((company) => company.companyId)],
   );
   await db.exec("SET maintenance_work_mem = '512MB'");
   for (const index of indexes) await db.exec(index.definition);
