@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, QueryOptions } from './database.ts';
 import { createKeptPlans } from './pglite-kept-plans.ts';
@@ -12,7 +13,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create({
     dataDir: dataDir === 'memory' ? undefined : dataDir,
-    extensions: { pg_trgm },
+    extensions: { btree_gin, pg_trgm },
   });
   await pg.exec("SET TIME ZONE 'UTC'");
 
