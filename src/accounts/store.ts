@@ -147,10 +147,14 @@ export interface PagePosition {
 export async function searchAccounts(db: Queryable, filters: AccountFilters, position: PagePosition): Promise<Page> {
   const onlyCompanyAndArchived =
     !filters.ids && filters.name === null && filters.code === null && filters.externalId === null;
+  const fewArchived =
+    onlyCompanyAndArchived &&
+    filters.archived === true &&
+    (await hasFewArchived(db, filters.companyId, position.limit));
   return fetchPage(db, {
     // A whole company's accounts in index order: one plan serves every company and every page.
     reusePlan: onlyCompanyAndArchived && filters.archived === null,
-    matchesFirst: filters.name !== null,
+    matchesFirst: filters.name !== null || fewArchived,
     json: SEARCH_ITEM_JSON,
     from: 'accounts',
     filter: (params) => accountConditions(filters, params),
@@ -174,6 +178,23 @@ function accountConditions(filters: AccountFilters, params: SqlParams): string[]
   if (filters.externalId !== null) conditions.push(`external_id = ${params.add(filters.externalId)}`);
   if (filters.archived !== null) conditions.push(`archived = ${params.add(filters.archived)}`);
   return conditions;
+}
+
+/**
+ * Whether a company's archived accounts are few enough to be found all at once (through the index
+ * of archived accounts) and sorted, rather than met while walking the company in sort order. With
+ * n archived of N accounts, the first costs about n rows and the walk about limit·N/n rows until a
+ * page is full: they cross at n² = limit·N (docs/decisions/pagination.md).
+ */
+async function hasFewArchived(db: Queryable, companyId: string, limit: number): Promise<boolean> {
+  const [counts] = await db.query<{ archived: string; total: string }>(
+    `SELECT coalesce(sum(n) FILTER (WHERE archived), 0) AS archived, coalesce(sum(n), 0) AS total
+     FROM account_counts WHERE company_id = $1`,
+    [companyId],
+    { reusePlan: true },
+  );
+  const archived = Number(counts?.archived ?? 0);
+  return archived * archived <= limit * Number(counts?.total ?? 0);
 }
 
 /** The exact number of a company's accounts, from the counters the accounts trigger keeps. */

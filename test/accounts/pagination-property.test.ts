@@ -263,6 +263,17 @@ describe(`keyset pagination matches an in-memory sort (SEED=${SEED})`, () => {
     await assertWalks(company, sort, active.toSorted(compareRows(sort)), { archived: false });
   });
 
+  // Archived accounts this few are found first and sorted (searchAccounts' hasFewArchived).
+  it('pages the same way for the archived accounts', async () => {
+    const sort: Sort[] = [
+      { key: 'name', order: 'DESC' },
+      { key: 'code', order: 'ASC_NULLS_FIRST' },
+    ];
+    const archived = await readRows(company, true);
+    assert.ok(archived.length > LIMIT && archived.length < rows.length);
+    await assertWalks(company, sort, archived.toSorted(compareRows(sort)), { archived: true });
+  });
+
   // A name substring pages through the matches it finds first (fetchPage's matchesFirst).
   it('pages the same way under a name substring', async () => {
     const sort: Sort[] = [
