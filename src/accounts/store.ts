@@ -1,5 +1,6 @@
 // SQL for accounts. Every statement is scoped to the companies the caller may see, so a row of
 // another company is indistinguishable from a missing one.
+import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/database.ts';
 import type { SortColumn, SortKey } from '../db/keyset.ts';
 import { fetchPage, type Page, rowToJson } from '../db/keyset-page.ts';
@@ -151,21 +152,27 @@ export async function searchAccounts(db: Queryable, filters: AccountFilters, pos
     onlyCompanyAndArchived &&
     filters.archived === true &&
     (await hasFewArchived(db, filters.companyId, position.limit));
+  // A name search looks its company up in the name index too, unless the company is most of the table.
+  const onlyNameAndArchived =
+    filters.name !== null && !filters.ids && filters.code === null && filters.externalId === null;
+  const companyThroughNameIndex = !onlyNameAndArchived || !(await holdsMostAccounts(db, filters.companyId));
   return fetchPage(db, {
     // A whole company's accounts in index order: one plan serves every company and every page.
     reusePlan: onlyCompanyAndArchived && filters.archived === null,
     matchesFirst: filters.name !== null || fewArchived,
     json: SEARCH_ITEM_JSON,
     from: 'accounts',
-    filter: (params) => accountConditions(filters, params),
+    filter: (params) => accountConditions(filters, params, companyThroughNameIndex),
     columns: ACCOUNT_SORT_COLUMNS,
     ...position,
     totalSql: onlyCompanyAndArchived ? (params) => countedAccounts(filters, params) : undefined,
   });
 }
 
-function accountConditions(filters: AccountFilters, params: SqlParams): string[] {
-  const conditions = [`company_id = ${params.add(filters.companyId)}`];
+function accountConditions(filters: AccountFilters, params: SqlParams, companyThroughIndex: boolean): string[] {
+  // Compared as text, the company is no index's term: a name search then reads the trigram lists alone.
+  const company = companyThroughIndex ? 'company_id' : 'company_id::text';
+  const conditions = [`${company} = ${params.add(filters.companyId)}`];
   if (filters.ids) conditions.push(`id = ANY(${params.add(filters.ids)}::uuid[])`);
   if (filters.name !== null) {
     // "C" folds ASCII only; the ICU root collation folds every letter, and the trigram index has it.
@@ -196,6 +203,36 @@ async function hasFewArchived(db: Queryable, companyId: string, limit: number): 
   const archived = Number(counts?.archived ?? 0);
   return archived * archived <= limit * Number(counts?.total ?? 0);
 }
+
+/**
+ * Whether the company holds at least half of all accounts, or the table's size is not known (PGlite
+ * never analyzes on its own). Its name search then reads the name index's trigram lists alone: its
+ * own entry there would be nearly as long as the table and only slow the scan down
+ * (docs/decisions/pagination.md).
+ */
+async function holdsMostAccounts(db: Queryable, companyId: string): Promise<boolean> {
+  let answers = holdsMost.get(db);
+  if (!answers) {
+    answers = new LRUCache({ max: 10_000, ttl: HOLDS_MOST_TTL_MS });
+    holdsMost.set(db, answers);
+  }
+  const known = answers.get(companyId);
+  if (known !== undefined) return known;
+  const [sizes] = await db.query<{ company: string; table: number }>(
+    `SELECT (SELECT coalesce(sum(n), 0) FROM account_counts WHERE company_id = $1) AS company,
+       (SELECT reltuples FROM pg_class WHERE oid = 'accounts'::regclass) AS "table"`,
+    [companyId],
+    { reusePlan: true },
+  );
+  const answer = !sizes || Number(sizes.company) * 2 >= sizes.table;
+  answers.set(companyId, answer);
+  return answer;
+}
+
+// A company's share of the table changes slowly, and the answer only chooses a plan: each process
+// asks once a minute per company rather than spend a statement on every name search.
+const HOLDS_MOST_TTL_MS = 60_000;
+const holdsMost = new WeakMap<Queryable, LRUCache<string, boolean>>();
 
 /** The exact number of a company's accounts, from the counters the accounts trigger keeps. */
 function countedAccounts(filters: AccountFilters, params: SqlParams): string {
