@@ -146,15 +146,15 @@ export interface PagePosition {
 }
 
 export async function searchAccounts(db: Queryable, filters: AccountFilters, position: PagePosition): Promise<Page> {
-  const onlyCompanyAndArchived =
-    !filters.ids && filters.name === null && filters.code === null && filters.externalId === null;
+  // ids, code and externalId pick accounts through their own keys; name and archived do not.
+  const noKeyFilter = !filters.ids && filters.code === null && filters.externalId === null;
+  const onlyCompanyAndArchived = noKeyFilter && filters.name === null;
   const fewArchived =
     onlyCompanyAndArchived &&
     filters.archived === true &&
     (await hasFewArchived(db, filters.companyId, position.limit));
   // A name search looks its company up in the name index too, unless the company is most of the table.
-  const onlyNameAndArchived =
-    filters.name !== null && !filters.ids && filters.code === null && filters.externalId === null;
+  const onlyNameAndArchived = noKeyFilter && filters.name !== null;
   const companyThroughNameIndex = !onlyNameAndArchived || !(await holdsMostAccounts(db, filters.companyId));
   return fetchPage(db, {
     // A whole company's accounts in index order: one plan serves every company and every page.

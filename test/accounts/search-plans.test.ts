@@ -28,8 +28,8 @@ const MATCHES = 1_000;
 const ARCHIVED = 10;
 let db: Database;
 const companyId = randomUUID();
-// A smaller company beside it, with the same kind of names: 2,000 accounts, 10 of them "petty cash",
-// all archived (so that the statistics take archived accounts for common in every company).
+// A smaller company beside it, with the same kind of names: 2,000 accounts, 10 of them "petty cash".
+// All 2,000 are archived, so that the statistics take archived accounts for common in every company.
 const smallCompanyId = randomUUID();
 const SMALL_ACCOUNTS = 2_000;
 const SMALL_MATCHES = 10;
