@@ -2,14 +2,14 @@
 // single `id = ANY(…)` query, so ten concurrent requests cost the database one statement, not ten.
 import DataLoader from 'dataloader';
 import type { Database, Queryable } from '../db/database.ts';
-import { type AccountRow, findAccountsByIds } from './store.ts';
+import { type AccountJson, findAccountsByIds } from './store.ts';
 
 type LoaderDatabase = Queryable & Pick<Database, 'afterPendingIo'>;
 
-const loaders = new WeakMap<LoaderDatabase, DataLoader<string, AccountRow | undefined>>();
+const loaders = new WeakMap<LoaderDatabase, DataLoader<string, AccountJson | undefined>>();
 
 /** The account with this id, whatever its company; callers check the company. */
-export function loadAccount(db: LoaderDatabase, id: string): Promise<AccountRow | undefined> {
+export function loadAccount(db: LoaderDatabase, id: string): Promise<AccountJson | undefined> {
   let loader = loaders.get(db);
   if (!loader) {
     loader = new DataLoader((ids) => findAccountsByIds(db, ids), {

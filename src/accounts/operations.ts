@@ -57,11 +57,12 @@ export async function createAccount(db: Database, principal: Principal, input: A
   );
 }
 
-export async function getAccount(db: Database, principal: Principal, id: string): Promise<Account> {
-  const row = await loadAccount(db, id);
+/** The account as JSON text, as the database keeps it (migration 0014). */
+export async function getAccountJson(db: Database, principal: Principal, id: string): Promise<string> {
+  const account = await loadAccount(db, id);
   // Another company's account answers exactly as a missing one.
-  if (!row || !principal.companies.has(row.companyId)) throw accountNotFound(id);
-  return toAccount(row);
+  if (!account || !principal.companies.has(account.companyId)) throw accountNotFound(id);
+  return account.json;
 }
 
 /** A full replacement of the mutable fields: an omitted optional field becomes null. */

@@ -1,4 +1,5 @@
 import type { App, RouteDeps } from '../http/app.ts';
+import { sendData } from '../http/json-text.ts';
 import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { sendPage } from '../http/pagination/page-response.ts';
 import { errorResponses } from '../http/schemas.ts';
@@ -53,7 +54,8 @@ export function registerAccountRoutes(app: App, { db }: RouteDeps): void {
         response: { 200: AccountEnvelope, ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: await operations.getAccount(db, request.principal, request.params.accountId) }),
+    async (request, reply) =>
+      sendData(reply, await operations.getAccountJson(db, request.principal, request.params.accountId)),
   );
 
   app.put(

@@ -3,7 +3,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/database.ts';
 import type { SortColumn, SortKey } from '../db/keyset.ts';
-import { fetchPage, type Page, rowToJson } from '../db/keyset-page.ts';
+import { fetchPage, type Page } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
 import type { AccountSearchItem } from './schemas.ts';
 
@@ -20,10 +20,19 @@ const ACCOUNT_FIELDS = `id, company_id AS "companyId", external_id AS "externalI
   tax_code_external_id AS "taxCodeExternalId", metadata`;
 const COLUMNS = `${ACCOUNT_FIELDS}, accounting_system AS "accountingSystem"`;
 
-// A search item as JSON: accountingSystem is there only when the creating token had one (decisions §3).
-const SEARCH_ITEM_JSON = `CASE WHEN accounting_system IS NULL THEN ${rowToJson(ACCOUNT_FIELDS)} ELSE ${rowToJson(COLUMNS)} END`;
+// A search item as JSON: the account as stored in api_json (migration 0014), and accountingSystem
+// only when the creating token had one (decisions §3), added before the closing brace.
+const SEARCH_ITEM_JSON = `CASE WHEN accounting_system IS NULL THEN api_json
+  ELSE left(api_json, -1) || ',"accountingSystem":' || to_json(accounting_system)::text || '}' END`;
 
 export type AccountRow = AccountSearchItem & { accountingSystem: string | null };
+
+/** An account as get-by-id shows it: the JSON text the database keeps, and whose it is. */
+export interface AccountJson {
+  id: string;
+  companyId: string;
+  json: string;
+}
 
 export interface NewAccount {
   companyId: string;
@@ -71,11 +80,13 @@ export async function findAccountByExternalId(
   return row;
 }
 
-/** The accounts with these ids, in the order of `ids` (undefined where there is none). */
-export async function findAccountsByIds(db: Queryable, ids: readonly string[]): Promise<(AccountRow | undefined)[]> {
-  const rows = await db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = ANY($1::uuid[])`, [ids], {
-    reusePlan: true,
-  });
+/** The accounts with these ids as JSON, in the order of `ids` (undefined where there is none). */
+export async function findAccountsByIds(db: Queryable, ids: readonly string[]): Promise<(AccountJson | undefined)[]> {
+  const rows = await db.query<AccountJson>(
+    `SELECT id, company_id AS "companyId", api_json AS json FROM accounts WHERE id = ANY($1::uuid[])`,
+    [ids],
+    { reusePlan: true },
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id));
 }

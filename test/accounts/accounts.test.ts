@@ -163,7 +163,19 @@ describe('POST /v1-beta/accounts', () => {
       token,
       body: { companyId: company, ids: [created.body.data.id] },
     });
-    assert.equal(found.body.data[0].accountingSystem, 'xero');
+    assert.deepEqual(found.body.data, [{ ...created.body.data, accountingSystem: 'xero' }]);
+    const got = await t.request('GET', `/v1-beta/accounts/${created.body.data.id}`, { token });
+    assert.deepEqual(got.body.data, created.body.data);
+  });
+
+  it('keeps an accounting system that JSON must escape as it was given', async () => {
+    const odd = await t.token({ companies: [company], accountingSystem: 'Sage "50"\\\u00e9' });
+    const created = await t.request('POST', '/v1-beta/accounts', { token: odd, body: newAccount() });
+    const found = await t.request('POST', '/v1-beta/accounts:search', {
+      token,
+      body: { companyId: company, ids: [created.body.data.id] },
+    });
+    assert.equal(found.body.data[0].accountingSystem, 'Sage "50"\\\u00e9');
   });
 });
 
@@ -173,6 +185,24 @@ describe('GET /v1-beta/accounts/{accountId}', () => {
     const response = await t.request('GET', `/v1-beta/accounts/${account.id}`, { token });
     assert.equal(response.status, 200);
     assert.deepEqual(response.body.data, account);
+  });
+
+  it('shows the account as last written, with metadata JSON must escape', async () => {
+    const metadata = { 'quote"key': 'tab\there', nested: { list: [1, 2.5, null, true] }, text: 'é ünï \u2028 😀' };
+    const account = await create({ metadata });
+    const updated = await t.request('PUT', `/v1-beta/accounts/${account.id}`, {
+      token,
+      body: { name: 'Renamed "quoted"', archived: true, code: '9\\9', metadata: { ...metadata, added: 'yes' } },
+    });
+    assert.equal(updated.status, 200, updated.text);
+    const response = await t.request('GET', `/v1-beta/accounts/${account.id}`, { token });
+    assert.deepEqual(response.body.data, updated.body.data);
+    assert.deepEqual(response.body.data.metadata, { ...metadata, added: 'yes' });
+    const found = await t.request('POST', '/v1-beta/accounts:search', {
+      token,
+      body: { companyId: company, ids: [account.id] },
+    });
+    assert.deepEqual(found.body.data, [updated.body.data]);
   });
 
   it('answers 404 ACCOUNT_NOT_FOUND for an unknown id and 400 for a malformed one', async () => {

@@ -45,4 +45,52 @@ describe('migrations', () => {
       await Promise.all([...new Set(handles)].map((db) => db.close()));
     }
   });
+
+  it("fill each existing account's JSON when 0014 adds it, as the API shows the account", async () => {
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const db = TEST_DATABASE_URL ? await openPostgres(TEST_DATABASE_URL, { schema }) : await openPglite('memory');
+    try {
+      await migrate(
+        db,
+        listMigrations().filter((m) => m.name < '0014'),
+      );
+      const company = '6f1c1c8e-0d3a-4f3e-9d7e-1a2b3c4d5e6f';
+      await db.query(
+        `INSERT INTO accounts (company_id, external_id, name, archived, code, metadata, accounting_system)
+         VALUES ($1, 'a', 'Cash "petty"', false, NULL, NULL, 'xero'), ($1, 'b', 'Bank', true, '512', $2, NULL)`,
+        [company, JSON.stringify({ erp: { id: 7 }, note: 'é' })],
+      );
+      assert.deepEqual(await migrate(db), ['0014_keep_each_accounts_json']);
+      const rows = await db.query<{ id: string; api_json: string }>(
+        'SELECT id, api_json FROM accounts ORDER BY external_id',
+      );
+      const account = { companyId: company, taxCodeExternalId: null };
+      assert.deepEqual(
+        rows.map((row) => JSON.parse(row.api_json)),
+        [
+          {
+            ...account,
+            id: rows[0]?.id,
+            externalId: 'a',
+            name: 'Cash "petty"',
+            archived: false,
+            code: null,
+            metadata: null,
+          },
+          {
+            ...account,
+            id: rows[1]?.id,
+            externalId: 'b',
+            name: 'Bank',
+            archived: true,
+            code: '512',
+            metadata: { erp: { id: 7 }, note: 'é' },
+          },
+        ],
+      );
+    } finally {
+      if (TEST_DATABASE_URL) await db.query(`DROP SCHEMA ${schema} CASCADE`);
+      await db.close();
+    }
+  });
 });

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { PAGE_ORDERS } from '../../db/keyset.ts';
 import type { Page } from '../../db/keyset-page.ts';
+import { sendJsonText } from '../json-text.ts';
 import { encodeCursor } from './cursor.ts';
 import type { CurrentRequestPagination, PageRequest } from './page-request.ts';
 
@@ -46,11 +47,8 @@ function toPageInfo(page: Page, request: PageRequest): PageInfo {
   };
 }
 
-/**
- * Answers 200 with a page envelope, `{ data, pagination }`. The rows go out as the database wrote
- * them; the route's response schema still describes them (OpenAPI) and the tests check them against it.
- */
+/** Answers 200 with a page envelope, `{ data, pagination }`, the rows as the database wrote them. */
 export function sendPage(reply: FastifyReply, page: Page, request: PageRequest): FastifyReply {
   const pagination = JSON.stringify(toPageInfo(page, request));
-  return reply.type('application/json; charset=utf-8').send(`{"data":${page.json},"pagination":${pagination}}`);
+  return sendJsonText(reply, `{"data":${page.json},"pagination":${pagination}}`);
 }

@@ -1,0 +1,15 @@
+// Answers whose JSON the database wrote: sent as text, neither parsed nor serialised again. The
+// route's response schema still describes them (OpenAPI), and the tests check them against it.
+import type { FastifyReply } from 'fastify';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Sends `json` as it is, with the JSON content type. */
+export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type(JSON_TYPE).send(json);
+}
+
+/** Answers `{ "data": … }` around the JSON text of one resource. */
+export function sendData(reply: FastifyReply, json: string): FastifyReply {
+  return sendJsonText(reply, `{"data":${json}}`);
+}
