@@ -7,14 +7,15 @@ import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError, validationError } from '../http/problem.ts';
 import { taxCodeCodeExists } from '../tax-codes/store.ts';
 import { loadAccount } from './account-loader.ts';
-import type { Account, AccountCreate, AccountSearch, AccountSearchItem, AccountUpdate } from './schemas.ts';
+import type { Account, AccountCreate, AccountSearch, AccountUpdate } from './schemas.ts';
 import type { PagePosition } from './store.ts';
 import * as store from './store.ts';
 
 const METADATA_MAX_BYTES = 64 * 1024;
 
 export interface CreateResult {
-  account: Account;
+  /** The account as JSON text, as the database keeps it (migration 0014). */
+  json: string;
   /** False when the request replayed an identical, already stored account. */
   created: boolean;
 }
@@ -39,10 +40,10 @@ export async function createAccount(db: Database, principal: Principal, input: A
   // Two rounds: the conflicting row may be deleted between the insert and the read.
   for (let round = 0; round < 2; round++) {
     const inserted = await store.insertAccount(db, account);
-    if (inserted) return { account: toAccount(inserted), created: true };
+    if (inserted) return { json: inserted.json, created: true };
     const existing = await store.findAccountByExternalId(db, account.companyId, account.externalId);
     if (!existing) continue;
-    if (sameMutableFields(existing, account)) return { account: toAccount(existing), created: false };
+    if (sameMutableFields(existing, account)) return { json: existing.json, created: false };
     throw new ApiError(
       'ACCOUNT_ALREADY_EXISTS',
       `Account ${existing.id} already has externalId ${account.externalId}`,
@@ -65,13 +66,13 @@ export async function getAccountJson(db: Database, principal: Principal, id: str
   return account.json;
 }
 
-/** A full replacement of the mutable fields: an omitted optional field becomes null. */
+/** A full replacement of the mutable fields, answered as JSON text: an omitted optional field becomes null. */
 export async function updateAccount(
   db: Database,
   principal: Principal,
   id: string,
   input: AccountUpdate,
-): Promise<Account> {
+): Promise<string> {
   const changes = {
     name: input.name,
     archived: input.archived,
@@ -88,7 +89,7 @@ export async function updateAccount(
         errors: [{ path: '/taxCodeExternalId', message: 'must be the code of an existing tax code', in: 'body' }],
       });
     }
-    return toAccount(await store.updateAccount(tx, id, changes));
+    return (await store.updateAccount(tx, id, changes)).json;
   });
 }
 
@@ -158,17 +159,4 @@ function sameMutableFields(stored: Account, requested: Omit<Account, 'id'>): boo
 
 function accountNotFound(id: string): ApiError {
   return new ApiError('ACCOUNT_NOT_FOUND', `No account ${id}`);
-}
-
-function toAccount(row: AccountSearchItem): Account {
-  return {
-    id: row.id,
-    companyId: row.companyId,
-    externalId: row.externalId,
-    name: row.name,
-    archived: row.archived,
-    code: row.code,
-    taxCodeExternalId: row.taxCodeExternalId,
-    metadata: row.metadata,
-  };
 }

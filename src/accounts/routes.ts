@@ -37,8 +37,8 @@ export function registerAccountRoutes(app: App, { db }: RouteDeps): void {
       },
     },
     async (request, reply) => {
-      const { account, created } = await operations.createAccount(db, request.principal, request.body);
-      return reply.status(created ? 201 : 200).send({ data: account });
+      const { json, created } = await operations.createAccount(db, request.principal, request.body);
+      return sendData(reply.status(created ? 201 : 200), json);
     },
   );
 
@@ -73,9 +73,8 @@ export function registerAccountRoutes(app: App, { db }: RouteDeps): void {
         response: { 200: AccountEnvelope, ...errorResponses(404) },
       },
     },
-    async (request) => ({
-      data: await operations.updateAccount(db, request.principal, request.params.accountId, request.body),
-    }),
+    async (request, reply) =>
+      sendData(reply, await operations.updateAccount(db, request.principal, request.params.accountId, request.body)),
   );
 
   app.delete(

@@ -5,7 +5,7 @@ import type { Queryable } from '../db/database.ts';
 import type { SortColumn, SortKey } from '../db/keyset.ts';
 import { fetchPage, type Page } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
-import type { AccountSearchItem } from './schemas.ts';
+import type { Account } from './schemas.ts';
 
 export const ACCOUNT_SORT_COLUMNS: Record<string, SortColumn> = {
   name: { sql: 'name', type: 'text' },
@@ -16,23 +16,29 @@ export const ACCOUNT_SORT_COLUMNS: Record<string, SortColumn> = {
   updatedAt: { sql: 'updated_at', type: 'timestamptz' },
 };
 
-const ACCOUNT_FIELDS = `id, company_id AS "companyId", external_id AS "externalId", name, archived, code,
-  tax_code_external_id AS "taxCodeExternalId", metadata`;
-const COLUMNS = `${ACCOUNT_FIELDS}, accounting_system AS "accountingSystem"`;
+// The fields an account's replay is compared on, and the account as the API shows it.
+const STORED_COLUMNS = `id, company_id AS "companyId", external_id AS "externalId", name, archived, code,
+  tax_code_external_id AS "taxCodeExternalId", metadata, api_json AS json`;
+// What every account answer needs: the account's JSON, and whose it is.
+const JSON_COLUMNS = 'id, company_id AS "companyId", api_json AS json';
 
 // A search item as JSON: the account as stored in api_json (migration 0014), and accountingSystem
 // only when the creating token had one (decisions §3), added before the closing brace.
 const SEARCH_ITEM_JSON = `CASE WHEN accounting_system IS NULL THEN api_json
   ELSE left(api_json, -1) || ',"accountingSystem":' || to_json(accounting_system)::text || '}' END`;
 
-export type AccountRow = AccountSearchItem & { accountingSystem: string | null };
-
-/** An account as get-by-id shows it: the JSON text the database keeps, and whose it is. */
+/**
+ * An account as the API shows it (get, create, update): the JSON text the database keeps
+ * (migration 0014), and whose it is.
+ */
 export interface AccountJson {
   id: string;
   companyId: string;
   json: string;
 }
+
+/** A stored account's fields beside its JSON, for comparing a replayed create with it. */
+export type StoredAccount = Account & { json: string };
 
 export interface NewAccount {
   companyId: string;
@@ -46,12 +52,12 @@ export interface NewAccount {
 }
 
 /** Inserts the account, or returns undefined when its (companyId, externalId) is taken. */
-export async function insertAccount(db: Queryable, account: NewAccount): Promise<AccountRow | undefined> {
-  const [row] = await db.query<AccountRow>(
+export async function insertAccount(db: Queryable, account: NewAccount): Promise<AccountJson | undefined> {
+  const [row] = await db.query<AccountJson>(
     `INSERT INTO accounts (company_id, external_id, name, archived, code, tax_code_external_id, metadata, accounting_system)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (company_id, external_id) DO NOTHING
-     RETURNING ${COLUMNS}`,
+     RETURNING ${JSON_COLUMNS}`,
     [
       account.companyId,
       account.externalId,
@@ -71,9 +77,9 @@ export async function findAccountByExternalId(
   db: Queryable,
   companyId: string,
   externalId: string,
-): Promise<AccountRow | undefined> {
-  const [row] = await db.query<AccountRow>(
-    `SELECT ${COLUMNS} FROM accounts WHERE company_id = $1 AND external_id = $2`,
+): Promise<StoredAccount | undefined> {
+  const [row] = await db.query<StoredAccount>(
+    `SELECT ${STORED_COLUMNS} FROM accounts WHERE company_id = $1 AND external_id = $2`,
     [companyId, externalId],
     { reusePlan: true },
   );
@@ -82,11 +88,9 @@ export async function findAccountByExternalId(
 
 /** The accounts with these ids as JSON, in the order of `ids` (undefined where there is none). */
 export async function findAccountsByIds(db: Queryable, ids: readonly string[]): Promise<(AccountJson | undefined)[]> {
-  const rows = await db.query<AccountJson>(
-    `SELECT id, company_id AS "companyId", api_json AS json FROM accounts WHERE id = ANY($1::uuid[])`,
-    [ids],
-    { reusePlan: true },
-  );
+  const rows = await db.query<AccountJson>(`SELECT ${JSON_COLUMNS} FROM accounts WHERE id = ANY($1::uuid[])`, [ids], {
+    reusePlan: true,
+  });
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id));
 }
@@ -96,9 +100,9 @@ export async function findAccount(
   id: string,
   companies: readonly string[],
   options: { forUpdate?: boolean } = {},
-): Promise<AccountRow | undefined> {
-  const [row] = await db.query<AccountRow>(
-    `SELECT ${COLUMNS} FROM accounts WHERE id = $1 AND company_id = ANY($2::uuid[])${options.forUpdate ? ' FOR UPDATE' : ''}`,
+): Promise<AccountJson | undefined> {
+  const [row] = await db.query<AccountJson>(
+    `SELECT ${JSON_COLUMNS} FROM accounts WHERE id = $1 AND company_id = ANY($2::uuid[])${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id, companies],
   );
   return row;
@@ -112,11 +116,11 @@ export interface AccountChanges {
   metadata: Record<string, unknown> | null;
 }
 
-export async function updateAccount(db: Queryable, id: string, changes: AccountChanges): Promise<AccountRow> {
-  const [row] = await db.query<AccountRow>(
+export async function updateAccount(db: Queryable, id: string, changes: AccountChanges): Promise<AccountJson> {
+  const [row] = await db.query<AccountJson>(
     `UPDATE accounts SET name = $2, archived = $3, code = $4, tax_code_external_id = $5, metadata = $6,
        updated_at = now()
-     WHERE id = $1 RETURNING ${COLUMNS}`,
+     WHERE id = $1 RETURNING ${JSON_COLUMNS}`,
     [
       id,
       changes.name,
