@@ -78,7 +78,7 @@ export async function seedAccounts(db: Database, options: SeedOptions): Promise<
   // VACUUM sets the visibility map, so index-only scans skip the heap as they would on a settled table.
   await db.exec('VACUUM ANALYZE accounts');
   await db.exec('ANALYZE account_counts');
-  // The load wrote about a gigabyte: written out now, not by the checkpointer and the kernel while
-  // the first scenario is timed (which lost two thirds of its rate to them, session 10).
+  // The load wrote about a gigabyte: written out now rather than by the checkpointer while the
+  // first scenarios are timed.
   await db.exec('CHECKPOINT');
 }
