@@ -95,14 +95,15 @@ export async function findAccountsByIds(db: Queryable, ids: readonly string[]): 
   return ids.map((id) => byId.get(id));
 }
 
+/** Whose the account is, when the caller may see it; locked until the transaction ends with `forUpdate`. */
 export async function findAccount(
   db: Queryable,
   id: string,
   companies: readonly string[],
   options: { forUpdate?: boolean } = {},
-): Promise<AccountJson | undefined> {
-  const [row] = await db.query<AccountJson>(
-    `SELECT ${JSON_COLUMNS} FROM accounts WHERE id = $1 AND company_id = ANY($2::uuid[])${options.forUpdate ? ' FOR UPDATE' : ''}`,
+): Promise<Omit<AccountJson, 'json'> | undefined> {
+  const [row] = await db.query<Omit<AccountJson, 'json'>>(
+    `SELECT id, company_id AS "companyId" FROM accounts WHERE id = $1 AND company_id = ANY($2::uuid[])${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id, companies],
   );
   return row;
