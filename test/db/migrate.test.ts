@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
+import type { Database } from '../../src/db/database.ts';
 import { listMigrations, migrate } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite-database.ts';
 import { openPostgres } from '../../src/db/postgres-database.ts';
@@ -30,10 +31,7 @@ describe('migrations', () => {
   it('are applied exactly once when several processes start at once', async () => {
     // PostgreSQL: four pools, as four processes would have. PGlite serves one process, so there the
     // four runs race on one handle.
-    const schema = `test_${randomBytes(6).toString('hex')}`;
-    const handles = TEST_DATABASE_URL
-      ? await Promise.all(Array.from({ length: 4 }, () => openPostgres(TEST_DATABASE_URL as string, { schema })))
-      : Array(4).fill(await openPglite('memory'));
+    const { handles, close } = await openUnmigrated(4);
     try {
       const applied = await Promise.all(handles.map((db) => migrate(db)));
       assert.deepEqual(
@@ -41,15 +39,17 @@ describe('migrations', () => {
         listMigrations().map((m) => m.name),
       );
     } finally {
-      if (TEST_DATABASE_URL) await handles[0]?.query(`DROP SCHEMA ${schema} CASCADE`);
-      await Promise.all([...new Set(handles)].map((db) => db.close()));
+      await close();
     }
   });
 
   it("fill each existing account's JSON when 0014 adds it, as the API shows the account", async () => {
-    const schema = `test_${randomBytes(6).toString('hex')}`;
-    const db = TEST_DATABASE_URL ? await openPostgres(TEST_DATABASE_URL, { schema }) : await openPglite('memory');
+    const {
+      handles: [db],
+      close,
+    } = await openUnmigrated(1);
     try {
+      assert.ok(db);
       await migrate(
         db,
         listMigrations().filter((m) => m.name < '0014'),
@@ -89,8 +89,28 @@ describe('migrations', () => {
         ],
       );
     } finally {
-      if (TEST_DATABASE_URL) await db.query(`DROP SCHEMA ${schema} CASCADE`);
-      await db.close();
+      await close();
     }
   });
 });
+
+/**
+ * `count` handles on one new database without any migration, as `count` processes would hold: pools
+ * on a schema of their own on PostgreSQL; on PGlite, which serves one process, one handle shared.
+ */
+async function openUnmigrated(count: number): Promise<{ handles: Database[]; close(): Promise<void> }> {
+  if (!TEST_DATABASE_URL) {
+    const db = await openPglite('memory');
+    return { handles: Array(count).fill(db), close: () => db.close() };
+  }
+  const url = TEST_DATABASE_URL;
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const handles = await Promise.all(Array.from({ length: count }, () => openPostgres(url, { schema })));
+  return {
+    handles,
+    close: async () => {
+      await handles[0]?.query(`DROP SCHEMA ${schema} CASCADE`);
+      await Promise.all(handles.map((db) => db.close()));
+    },
+  };
+}
