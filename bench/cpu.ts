@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { type LoadRequest, type LoadResult, runLoad } from './load.ts';
+import { median } from './median.ts';
 import { type Child, startBareServer, startService } from './processes.ts';
 
 export interface CpuSettings {
@@ -71,7 +72,7 @@ export async function measureCpu(
     }
     log(`cpu round ${round}: service ${describe(service.at(-1))}; bare ${describe(bare.at(-1))}`);
   }
-  return { service: median(service), bare: median(bare), settings };
+  return { service: medianOf(service), bare: medianOf(bare), settings };
 }
 
 async function measureChild(child: Child, target: GetByIdTarget, settings: CpuSettings): Promise<CpuFigure> {
@@ -142,11 +143,8 @@ function postgresTicks(): number {
   return total;
 }
 
-function median(figures: CpuFigure[]): CpuFigure {
-  const mid = (pick: (f: CpuFigure) => number) => {
-    const values = figures.map(pick).sort((a, b) => a - b);
-    return values[Math.floor(values.length / 2)] ?? Number.NaN;
-  };
+function medianOf(figures: CpuFigure[]): CpuFigure {
+  const mid = (pick: (f: CpuFigure) => number) => median(figures.map(pick));
   return {
     rps: mid((f) => f.rps),
     serverUs: mid((f) => f.serverUs),

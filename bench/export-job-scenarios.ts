@@ -34,6 +34,7 @@ export async function buildExportJobScenario(secret: string, companies: number):
   let created = 0;
   return {
     name: 'create export job (+ event)',
+    once: true,
     created: () => created,
     requests: [
       {

@@ -1,6 +1,7 @@
 // `npm run bench`: two suites, figures only (docs/performance.md says what they are for).
 // accounts: seeds each database with one company of many accounts, runs the service on it in a child
-// process, and measures each scenario beside a bare node:http server answering the same body.
+// process, and measures each scenario, in interleaved rounds, beside a bare node:http server
+// answering the same body (bench/accounts-suite.ts).
 // webhooks: a worker process delivers signed notifications to 50 local receivers, beside raw undici
 // POSTs of the same body to them (bench/webhooks/suite.ts); and the commit-to-first-attempt latency.
 // instructions (not run by default): instructions per get-by-id request in the service and in the
@@ -15,6 +16,8 @@
 //   BENCH_DB=postgres,pglite   which databases, in order
 //   BENCH_ACCOUNTS=1000000     accounts in the company
 //   BENCH_SECONDS=5            timed seconds per scenario (after BENCH_WARMUP_SECONDS=3 untimed)
+//   BENCH_ROUNDS=3             rounds of the accounts suite's reads (BENCH_ROUND_WARMUP_SECONDS=1
+//                              untimed before each scenario after the first round)
 //   BENCH_CONNECTIONS=10       concurrent connections
 //   BENCH_EXPORT_COMPANIES=50000  fresh companies for export-job create (one open job each; past them, 409s)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
@@ -24,15 +27,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { mintToken } from '../src/auth/mint-token.ts';
-import { buildAuthScenarios, prepareAuth } from './auth-scenarios.ts';
+import { runAccountsSuite } from './accounts-suite.ts';
 import { type CpuFigures, describe, type GetByIdTarget, measureCpu } from './cpu.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
-import { buildExportJobScenario, checkExportJobEvents } from './export-job-scenarios.ts';
 import { countInstructions, type InstructionFigures } from './instructions.ts';
-import { type LoadRequest, type LoadResult, runLoad } from './load.ts';
-import { startBareServer, startService } from './processes.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
-import { buildScenarios, getByIdRequests, sampleBody } from './scenarios.ts';
+import { getByIdRequests, sampleBody } from './scenarios.ts';
 import { formatWebhookTable, runWebhookSuite, type WebhookFigures } from './webhooks/suite.ts';
 
 const env = process.env;
@@ -42,6 +42,8 @@ const settings = {
   accounts: Number(env.BENCH_ACCOUNTS ?? 1_000_000),
   seconds: Number(env.BENCH_SECONDS ?? 5),
   warmupSeconds: Number(env.BENCH_WARMUP_SECONDS ?? 3),
+  rounds: Number(env.BENCH_ROUNDS ?? 3),
+  roundWarmupSeconds: Number(env.BENCH_ROUND_WARMUP_SECONDS ?? 1),
   connections: Number(env.BENCH_CONNECTIONS ?? 10),
   exportCompanies: Number(env.BENCH_EXPORT_COMPANIES ?? 50_000),
   adminUrl: env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
@@ -74,46 +76,7 @@ if (loadBefore > 0.5) log(`warning: load average ${loadBefore.toFixed(2)} before
 const secret = randomBytes(32).toString('base64url');
 const load = { connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds };
 
-// Every measurement of the bare server in this run; ratios are to the fastest, so a slow moment of
-// the machine during one of them cannot flatter the service.
-const bareRuns: LoadResult[] = [];
-const measured: { scenario: string; db: string; result: LoadResult }[] = [];
-const versions: Record<string, string> = {};
-
-for (const kind of settings.suites.includes('accounts') ? settings.databases : []) {
-  const target = await prepare(kind, { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
-  versions[kind] = target.version;
-  const auth = await prepareAuth({ ...target.env, AUTH_JWT_SECRET: secret }, target.companyId);
-  const service = await startService({ ...target.env, ...auth.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn' });
-  try {
-    const token = await userToken(target.companyId);
-    const neighbour = { ...target.neighbour, token: await userToken(target.neighbour.companyId) };
-    const context = { url: service.url, token, companyId: target.companyId, sampleIds: target.sampleIds, neighbour };
-    log(`${kind}: service ready, finding the cursors`);
-    const exportJobs = await buildExportJobScenario(secret, settings.exportCompanies);
-    const scenarios = [
-      ...(await buildScenarios(context)),
-      ...(await buildAuthScenarios(service.url, auth, target.sampleIds)),
-      exportJobs,
-    ];
-    // The same requests as get-by-id (the bare server ignores path and headers): the figures differ
-    // by what the service does, not by what the load generator does.
-    const measureBare = () => runBare(sampleBody(context), getByIdRequests(context.sampleIds, `Bearer ${token}`));
-    for (const scenario of scenarios) {
-      // The ceiling is measured right before and right after get-by-id, the scenario compared with it.
-      if (scenario.name === 'get-by-id') bareRuns.push(await measureBare());
-      const result = await runLoad({ url: service.url, requests: scenario.requests, ...load });
-      measured.push({ scenario: scenario.name, db: kind, result });
-      log(`${kind}: ${scenario.name}: ${Math.round(result.rps)} rps, p99 ${result.p99Ms.toFixed(2)} ms`);
-      if (scenario.name === 'get-by-id') bareRuns.push(await measureBare());
-    }
-    await service.stop();
-    log(`${kind}: ${await checkExportJobEvents(target.env, exportJobs.created())}`);
-  } finally {
-    await service.stop();
-    await target.cleanup();
-  }
-}
+const accounts = settings.suites.includes('accounts') ? await runAccountsSuite({ ...settings, secret }, log) : [];
 
 let instructions: InstructionFigures | undefined;
 if (settings.suites.includes('instructions')) {
@@ -135,24 +98,36 @@ if (settings.suites.includes('webhooks')) {
   );
 }
 
-const bare = bareRuns.reduce<LoadResult | undefined>(
-  (best, run) => (best && best.rps >= run.rps ? best : run),
-  undefined,
-);
-const figures: Figure[] = bare
-  ? [
-      toFigure(`bare node:http, same body and requests (fastest of ${bareRuns.length})`, '-', bare, bare),
-      ...measured.map((m) => toFigure(m.scenario, m.db, m.result, bare)),
-    ]
-  : [];
+const figures: Figure[] = accounts.flatMap((database) => {
+  const bare = database.bare.median;
+  return [
+    toFigure(
+      `bare node:http, same body and requests (median of ${database.bare.rounds.length})`,
+      database.db,
+      bare,
+      bare,
+    ),
+    ...database.scenarios.map((s) => toFigure(s.scenario, s.db, s.median, bare)),
+  ];
+});
 const seconds = (Date.now() - started) / 1000;
-if (bare) {
+if (accounts.length > 0) {
   console.log(`\n${formatTable(figures)}\n`);
   console.log(
     `${settings.accounts.toLocaleString('en')} accounts in one company (and a company of a twentieth as many beside it), ` +
-      `${settings.connections} connections, ` +
-      `${settings.seconds} s per scenario; bare server runs: ${bareRuns.map((run) => Math.round(run.rps)).join(', ')} rps`,
+      `${settings.connections} connections, ${settings.seconds} s per scenario; ` +
+      `each read scenario's figures are the medians of ${settings.rounds} interleaved rounds, the writes ran once`,
   );
+  for (const { db, getById, bare } of accounts) {
+    const rounds = getById.rounds.map(
+      (r) =>
+        `${(100 * r.ratio).toFixed(1)} % (${Math.round(r.rps)} of ${Math.round(Math.max(r.bareBefore, r.bareAfter))})`,
+    );
+    console.log(
+      `get-by-id on ${db} against the faster bare run around it, round by round: ${rounds.join(', ')}; ` +
+        `median ${(100 * getById.medianRatio).toFixed(1)} %. Bare runs: ${bare.rounds.map((r) => Math.round(r.rps)).join(', ')} rps`,
+    );
+  }
 }
 if (instructions) {
   const { service, bare: bareCount, settings: counted } = instructions;
@@ -188,9 +163,8 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
     loadAverage: { before: loadBefore, after: loadavg()[0] },
   },
   node: process.version,
-  versions,
   settings: { ...settings, adminUrl: undefined },
-  bareRuns,
+  accounts,
   instructions,
   cpu,
   seconds,
@@ -220,16 +194,4 @@ async function onGetByIdTarget<T>(work: (target: GetByIdTarget) => Promise<T>): 
 /** A token of a new user of `companyId`, the one both get-by-id measurements send. */
 function userToken(companyId: string): Promise<string> {
   return mintToken(secret, { subject: randomUUID(), companies: [companyId], scope: 'accounts:write', ttl: '1d' });
-}
-
-/** One run of the bare node:http server answering `body` to `requests`, as the service is driven. */
-async function runBare(body: Promise<string>, requests: LoadRequest[]): Promise<LoadResult> {
-  const server = await startBareServer(await body);
-  try {
-    const result = await runLoad({ url: server.url, requests, ...load });
-    log(`bare node:http: ${Math.round(result.rps)} rps`);
-    return result;
-  } finally {
-    await server.stop();
-  }
 }

@@ -3,11 +3,16 @@
 // timed, which is how a client walking the pages reaches them.
 import { randomUUID } from 'node:crypto';
 import type { LoadRequest } from './load.ts';
+import { pageWalk } from './page-walk.ts';
 import { NAME_SEARCH } from './seed-accounts.ts';
 
 export interface Scenario {
   name: string;
   requests: LoadRequest[];
+  /** Timed between two runs of the bare server: the scenario whose ratio to it is a target. */
+  besideBare?: boolean;
+  /** Writes: timed once, after the rounds of the reads, so that the searches see the seeded rows only. */
+  once?: boolean;
 }
 
 export interface ScenarioContext {
@@ -21,8 +26,10 @@ export interface ScenarioContext {
 
 const SEARCH = '/v1-beta/accounts:search';
 const PAGE = 100;
+/** Where the page walkers start besides the first page, as fractions of the company's accounts. */
+const WALK_DEPTHS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 
-/** Scenarios in the order they run; create comes last so that the searches see the seeded rows only. */
+/** Scenarios in the order they run in each round. */
 export async function buildScenarios(context: ScenarioContext): Promise<Scenario[]> {
   const auth = { authorization: `Bearer ${context.token}` };
   const headers = { ...auth, 'content-type': 'application/json' };
@@ -42,6 +49,10 @@ export async function buildScenarios(context: ScenarioContext): Promise<Scenario
   // The page after row n-1 holds rows n…n+99: the middle page starts at total/2, the last at total-100.
   const middleCursor = await cursorAt(Math.floor(total / 2) - 1);
   const lastCursor = await cursorAt(Math.max(0, total - PAGE - 1));
+  const walkStarts = [
+    undefined,
+    ...(await Promise.all(WALK_DEPTHS.map((depth) => cursorAt(Math.floor(total * depth) - 1)))),
+  ];
   const middle = `limit=${PAGE}&after=${middleCursor}`;
   const last = `limit=${PAGE}&after=${lastCursor}`;
   await expectPage(api, middle, context.companyId, { hasNextPage: true });
@@ -57,10 +68,14 @@ export async function buildScenarios(context: ScenarioContext): Promise<Scenario
   const run = randomUUID().slice(0, 8);
   let created = 0;
   return [
-    { name: 'get-by-id', requests: getByIdRequests(context.sampleIds, auth.authorization) },
+    { name: 'get-by-id', requests: getByIdRequests(context.sampleIds, auth.authorization), besideBare: true },
     { name: 'search: first page', requests: [search(`limit=${PAGE}`)] },
     { name: 'search: middle page (cursor)', requests: [search(middle)] },
     { name: 'search: last page (cursor)', requests: [search(last)] },
+    {
+      name: `search: walking the pages (cursor, ${walkStarts.length} stretches)`,
+      requests: pageWalk(walkStarts, (cursor) => search(`limit=${PAGE}${cursor ? `&after=${cursor}` : ''}`)),
+    },
     // 10 % of the seeded accounts have no code: DESC puts them first, all tied on the code.
     {
       name: 'search: first page by code DESC',
@@ -73,6 +88,7 @@ export async function buildScenarios(context: ScenarioContext): Promise<Scenario
     },
     {
       name: 'create',
+      once: true,
       requests: [
         {
           method: 'POST',
