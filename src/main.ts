@@ -18,8 +18,14 @@ const USAGE = `Usage:
                                                print a signed bearer token for local use
 ${CREDENTIALS_USAGE}`;
 
+const HELP = ['help', '--help', '-h'];
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command === undefined || HELP.includes(command) || rest.some((arg) => HELP.includes(arg))) {
+    console.log(USAGE);
+    return;
+  }
   const config = loadConfig();
   switch (command) {
     case 'serve': {
@@ -71,14 +77,24 @@ async function main(argv: string[]): Promise<void> {
       await runCredentialsCommand(config, command, rest);
       return;
     default:
-      console.error(USAGE);
-      process.exitCode = command ? 2 : 0;
+      throw new ConfigError(`unknown command "${command}"; see ledgerhook --help`);
   }
+}
+
+/** node:util's parseArgs refuses an unknown option or a missing value with a TypeError of this kind. */
+function isArgumentError(error: unknown): error is TypeError {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof TypeError && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError) {
     console.error(`ledgerhook: ${error.message}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (isArgumentError(error)) {
+    console.error(`ledgerhook: ${error.message} (see ledgerhook --help)`);
     process.exitCode = 2;
     return;
   }

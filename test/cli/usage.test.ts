@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { describe, it } from 'node:test';
+
+const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
+
+/** Runs `ledgerhook …` and resolves with its exit code and output, whatever the code. */
+function ledgerhook(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [MAIN, ...args],
+      { env: { ...process.env, DATABASE_URL: '' } },
+      (error, stdout, stderr) => resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('ledgerhook usage', () => {
+  for (const args of [['--help'], ['-h'], ['help'], ['token', '--help'], []]) {
+    it(`prints the usage and exits 0 for "${args.join(' ')}"`, async () => {
+      const { code, stdout, stderr } = await ledgerhook(args);
+      assert.equal(code, 0);
+      assert.match(stdout, /^Usage:\n {2}ledgerhook serve/);
+      assert.equal(stderr, '');
+    });
+  }
+
+  for (const [args, message] of [
+    [['token', '--bogus'], /^ledgerhook: Unknown option '--bogus'.*\(see ledgerhook --help\)\n$/],
+    [['token', '--sub'], /^ledgerhook: Option '--sub <value>' argument missing \(see ledgerhook --help\)\n$/],
+    [['serve', '--role'], /^ledgerhook: Option '--role <value>' argument missing \(see ledgerhook --help\)\n$/],
+    [['clients', 'list', '--bogus'], /^ledgerhook: Unknown option '--bogus'.*\(see ledgerhook --help\)\n$/],
+    [['frobnicate'], /^ledgerhook: unknown command "frobnicate"; see ledgerhook --help\n$/],
+  ] as const) {
+    it(`refuses "${args.join(' ')}" in one line, exit 2`, async () => {
+      const { code, stdout, stderr } = await ledgerhook([...args]);
+      assert.equal(code, 2);
+      assert.equal(stdout, '');
+      assert.match(stderr, message);
+    });
+  }
+});
