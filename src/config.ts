@@ -10,6 +10,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Embedded database folder; `memory` keeps it in memory. */
   dataDir: string;
+  /** The embedded database's page cache (its shared_buffers) in MB, or sized to its data at start. */
+  pgliteSharedBuffersMb: number | 'auto';
   /** HS256 key for bearer JWTs. */
   authJwtSecret: string | undefined;
   /** Production verification (RS256/ES256) through a JWKS document. */
@@ -59,6 +61,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || './data',
+    pgliteSharedBuffersMb: integerOrAuto(env, 'PGLITE_SHARED_BUFFERS_MB', { min: 16, max: 1024 }),
     authJwtSecret: env.AUTH_JWT_SECRET || undefined,
     authJwksUrl: env.AUTH_JWKS_URL || undefined,
     authIssuer: env.AUTH_ISSUER || undefined,
@@ -126,6 +129,17 @@ function baseUrl(env: Env, name: string, fallback: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name}=${raw} must be http(s)`);
   return url.toString().replace(/\/+$/, '');
+}
+
+/** A whole number in `range`, or `auto` (the default) for a value the service chooses. */
+function integerOrAuto(env: Env, name: string, range: { min: number; max: number }): number | 'auto' {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'auto') return 'auto';
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < range.min || value > range.max) {
+    throw new ConfigError(`${name}=${raw} is not auto or a whole number from ${range.min} to ${range.max}`);
+  }
+  return value;
 }
 
 function integer(env: Env, name: string, fallback: number, range: { min?: number; max?: number }): number {

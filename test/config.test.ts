@@ -18,6 +18,7 @@ describe('configuration', () => {
     assert.equal(config.logLevel, 'info');
     assert.equal(config.environment, 'production');
     assert.equal(config.exportJobTtlSeconds, 3600);
+    assert.equal(config.pgliteSharedBuffersMb, 'auto');
   });
 
   it('reads every setting from the environment', () => {
@@ -36,6 +37,7 @@ describe('configuration', () => {
       LOG_LEVEL: 'debug',
       ENVIRONMENT: 'staging',
       EXPORT_JOB_TTL: '5',
+      PGLITE_SHARED_BUFFERS_MB: '256',
     });
     assert.equal(config.port, 9000);
     assert.equal(config.databaseUrl, 'postgres://db/x');
@@ -43,6 +45,8 @@ describe('configuration', () => {
     assert.equal(config.webhookAllowPrivateTargets, true);
     assert.equal(config.environment, 'staging');
     assert.equal(config.exportJobTtlSeconds, 5);
+    assert.equal(config.pgliteSharedBuffersMb, 256);
+    assert.equal(loadConfig({ PGLITE_SHARED_BUFFERS_MB: 'auto' }).pgliteSharedBuffersMb, 'auto');
   });
 
   for (const [name, value] of [
@@ -52,6 +56,9 @@ describe('configuration', () => {
     ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'yes'],
     ['ENVIRONMENT', 'dev'],
     ['WEBHOOK_RETRY_SCHEDULE', '5s,soon'],
+    ['PGLITE_SHARED_BUFFERS_MB', '8'],
+    ['PGLITE_SHARED_BUFFERS_MB', '2048'],
+    ['PGLITE_SHARED_BUFFERS_MB', 'lots'],
   ] as const) {
     it(`refuses ${name}=${value} with a message naming it`, () => {
       assert.throws(

@@ -2,18 +2,25 @@ import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Config } from '../config.ts';
 import type { Database, QueryOptions } from './database.ts';
 import { createKeptPlans } from './pglite-kept-plans.ts';
+import { sharedBuffersFor } from './pglite-shared-buffers.ts';
 
 /**
  * The embedded database: PostgreSQL compiled to WASM, in one process. PGlite runs one statement at
  * a time and queues other callers behind an open transaction, so transactions never interleave.
  */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(
+  dataDir: string,
+  { pgliteSharedBuffersMb = 'auto' }: Partial<Pick<Config, 'pgliteSharedBuffersMb'>> = {},
+): Promise<Database> {
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
+  const sharedBuffersMb = pgliteSharedBuffersMb === 'auto' ? sharedBuffersFor(dataDir) : pgliteSharedBuffersMb;
   const pg = await PGlite.create({
     dataDir: dataDir === 'memory' ? undefined : dataDir,
     extensions: { btree_gin, pg_trgm },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`],
   });
   await pg.exec("SET TIME ZONE 'UTC'");
 
