@@ -26,7 +26,13 @@ export async function serve(config: Config, role: Role): Promise<void> {
   const sweeper =
     role === 'api' ? undefined : startExpirySweeper({ db, ttlSeconds: config.exportJobTtlSeconds, logger });
   logger.info(
-    { role, database: db.kind, environment: config.environment, publicBaseUrl: config.publicBaseUrl },
+    {
+      role,
+      database: db.kind,
+      ...(db.kind === 'pglite' && { dataDir: config.dataDir, cache: await sharedBuffers(db) }),
+      environment: config.environment,
+      publicBaseUrl: config.publicBaseUrl,
+    },
     'ledgerhook started',
   );
 
@@ -42,6 +48,12 @@ export async function serve(config: Config, role: Role): Promise<void> {
     logger.info('stopped');
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void stop(signal));
+}
+
+/** The embedded database's page cache, as it runs (sized to its data at start: pglite-shared-buffers.ts). */
+async function sharedBuffers(db: Database): Promise<string | undefined> {
+  const [row] = await db.query<{ shared_buffers: string }>('SHOW shared_buffers');
+  return row?.shared_buffers;
 }
 
 /** The HTTP API, listening: token verification, our own credentials, rate limits, routes. */

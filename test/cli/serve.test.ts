@@ -12,17 +12,21 @@ import { promisify } from 'node:util';
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const run = promisify(execFile);
 
-/** Starts `ledgerhook serve` and resolves with the address it logs once listening. */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+/** Starts `ledgerhook serve` and resolves with the address it logs once listening, and its start line. */
+async function startServer(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; started: Record<string, unknown> }> {
   const child = spawn(process.execPath, [MAIN, 'serve'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let url: string | undefined;
   for await (const line of createInterface({ input: child.stdout as NodeJS.ReadableStream })) {
-    const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-    if (match?.[1]) return { child, url: match[1] };
+    url ??= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+    const entry: Record<string, unknown> = line.startsWith('{') ? JSON.parse(line) : {};
+    if (url && entry.msg === 'ledgerhook started') return { child, url, started: entry };
   }
-  throw new Error('the server exited before listening');
+  throw new Error('the server exited before it had started');
 }
 
 describe('ledgerhook serve and token on the embedded database', () => {
@@ -31,7 +35,10 @@ describe('ledgerhook serve and token on the embedded database', () => {
   const env = { DATA_DIR: dataDir, DATABASE_URL: '', AUTH_JWT_SECRET: '', AUTH_JWKS_URL: '' };
 
   it('generates and keeps a signing key, accepts tokens the CLI mints with it, and stops cleanly on SIGTERM', async () => {
-    const { child, url } = await startServer(env);
+    const { child, url, started } = await startServer(env);
+    // A new embedded database starts with PostgreSQL's default cache (pglite-shared-buffers.ts).
+    assert.equal(started.database, 'pglite');
+    assert.equal(started.cache, '128MB');
     const secretFile = join(dataDir, 'auth-jwt-secret');
     assert.ok(existsSync(secretFile));
     assert.equal(statSync(secretFile).mode & 0o777, 0o600);
