@@ -83,11 +83,17 @@ export async function searchAccountingEntries(
   filters: AccountingEntryFilters,
   position: PagePosition,
 ): Promise<Page> {
+  const onlyCompany = !filters.ids && !filters.accountIds && filters.dateFrom === null && filters.dateTo === null;
   return fetchPage(db, {
     json: rowToJson(COLUMNS),
     from: 'accounting_entries',
     filter: (params) => entryConditions(filters, params),
     columns: ACCOUNTING_ENTRY_SORT_COLUMNS,
+    // A company's entries are counted by migration 0015's trigger; a filtered set is counted here.
+    totalSql: onlyCompany
+      ? (params) =>
+          `SELECT coalesce(sum(n), 0) FROM accounting_entry_counts WHERE company_id = ${params.add(filters.companyId)}`
+      : undefined,
     ...position,
   });
 }

@@ -52,6 +52,40 @@ describe('POST /v1-beta/accounting-entries:search', () => {
     assert.equal(response.body.pagination.total, 5);
   });
 
+  it("totals the company's entries as they are created and deleted, and a filtered set by its own rows", async () => {
+    const created = await t.request('POST', '/v1-beta/accounting-entries', {
+      token,
+      body: { companyId: company, accountId: accounts[1], currency: 'DKK', amount: '1', date: '2026-04-01' },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await search('?limit=1')).body.pagination.total, 6);
+    assert.equal((await search('?limit=1', { accountIds: [accounts[1]] })).body.pagination.total, 3);
+    assert.equal((await search('?limit=1', { dateFrom: '2026-02-01' })).body.pagination.total, 4);
+    const deleted = await t.request('DELETE', `/v1-beta/accounting-entries/${created.body.data.id}`, { token });
+    assert.equal(deleted.status, 204, deleted.text);
+    assert.equal((await search('?limit=1')).body.pagination.total, 5);
+    assert.equal((await search('?limit=1', { accountIds: [accounts[1]] })).body.pagination.total, 2);
+    // Another company's entries are not in this company's total.
+    const other = randomUUID();
+    const otherToken = await t.token({ companies: [other] });
+    const otherAccount = await t.request('POST', '/v1-beta/accounts', {
+      token: otherToken,
+      body: { companyId: other, externalId: 'x', name: 'Other', archived: false },
+    });
+    const otherEntry = await t.request('POST', '/v1-beta/accounting-entries', {
+      token: otherToken,
+      body: {
+        companyId: other,
+        accountId: otherAccount.body.data.id,
+        currency: 'DKK',
+        amount: '1',
+        date: '2026-04-01',
+      },
+    });
+    assert.equal(otherEntry.status, 201, otherEntry.text);
+    assert.equal((await search('?limit=1')).body.pagination.total, 5);
+  });
+
   it('ANDs the filters: ids, accountIds and the inclusive date range', async () => {
     assert.deepEqual(described(await search('', { accountIds: [accounts[1]] })), ['e2', 'e4']);
     assert.deepEqual(described(await search('', { ids: [entries[0]?.id, entries[1]?.id, randomUUID()] })), [

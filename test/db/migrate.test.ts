@@ -44,23 +44,15 @@ describe('migrations', () => {
   });
 
   it("fill each existing account's JSON when 0014 adds it, as the API shows the account", async () => {
-    const {
-      handles: [db],
-      close,
-    } = await openUnmigrated(1);
+    const { db, close } = await openMigratedUpTo('0014');
     try {
-      assert.ok(db);
-      await migrate(
-        db,
-        listMigrations().filter((m) => m.name < '0014'),
-      );
       const company = '6f1c1c8e-0d3a-4f3e-9d7e-1a2b3c4d5e6f';
       await db.query(
         `INSERT INTO accounts (company_id, external_id, name, archived, code, metadata, accounting_system)
          VALUES ($1, 'a', 'Cash "petty"', false, NULL, NULL, 'xero'), ($1, 'b', 'Bank', true, '512', $2, NULL)`,
         [company, JSON.stringify({ erp: { id: 7 }, note: 'é' })],
       );
-      assert.deepEqual(await migrate(db), ['0014_keep_each_accounts_json']);
+      assert.deepEqual(await migrate(db, migrationsBefore('0015')), ['0014_keep_each_accounts_json']);
       const rows = await db.query<{ id: string; api_json: string }>(
         'SELECT id, api_json FROM accounts ORDER BY external_id',
       );
@@ -92,7 +84,64 @@ describe('migrations', () => {
       await close();
     }
   });
+
+  it("count each company's existing accounting entries when 0015 adds the counters, and every entry after", async () => {
+    const { db, close } = await openMigratedUpTo('0015');
+    try {
+      const [one, two] = ['0b6f0e4e-9a55-4b1e-8f3a-2c1d0e9f8a71', '5d2c7a10-3e4b-4c6d-9f8e-7a6b5c4d3e2f'];
+      const accounts = await db.query<{ id: string; company_id: string }>(
+        `INSERT INTO accounts (company_id, external_id, name, archived)
+         VALUES ($1, 'cash', 'Cash', false), ($2, 'cash', 'Cash', false) RETURNING id, company_id`,
+        [one, two],
+      );
+      const addEntries = (company: string, count: number) =>
+        db.query<{ id: string }>(
+          `INSERT INTO accounting_entries (company_id, account_id, amount, currency, date)
+           SELECT company_id, id, 1, 'EUR', '2026-01-01' FROM accounts, generate_series(1, $2::int)
+           WHERE company_id = $1 RETURNING id`,
+          [company, count],
+        );
+      await addEntries(one, 3);
+      await addEntries(two, 1);
+      assert.equal(accounts.length, 2);
+      assert.deepEqual(await migrate(db), ['0015_count_accounting_entries_per_company']);
+      const counted = async () =>
+        Object.fromEntries(
+          (
+            await db.query<{ company_id: string; n: number }>(
+              'SELECT company_id, sum(n)::int AS n FROM accounting_entry_counts GROUP BY company_id',
+            )
+          ).map((row) => [row.company_id, row.n]),
+        );
+      assert.deepEqual(await counted(), { [one]: 3, [two]: 1 });
+      const [added] = await addEntries(two, 2);
+      await db.query('DELETE FROM accounting_entries WHERE id = $1', [added?.id]);
+      await db.query(
+        'DELETE FROM accounting_entries WHERE id IN (SELECT id FROM accounting_entries WHERE company_id = $1 LIMIT 2)',
+        [one],
+      );
+      assert.deepEqual(await counted(), { [one]: 1, [two]: 2 });
+    } finally {
+      await close();
+    }
+  });
 });
+
+/** The migrations numbered before `number`. */
+function migrationsBefore(number: string) {
+  return listMigrations().filter((m) => m.name < number);
+}
+
+/** A new database with the migrations before `number` applied: what an older version left. */
+async function openMigratedUpTo(number: string): Promise<{ db: Database; close(): Promise<void> }> {
+  const {
+    handles: [db],
+    close,
+  } = await openUnmigrated(1);
+  assert.ok(db);
+  await migrate(db, migrationsBefore(number));
+  return { db, close };
+}
 
 /**
  * `count` handles on one new database without any migration, as `count` processes would hold: pools
