@@ -99,7 +99,8 @@ async function runOnDatabase(
       const time = async (url: string, scenario: Pick<Scenario, 'name' | 'requests'>, warmupSeconds: number) => {
         const { connections, seconds } = settings;
         const result = await runLoad({ url, requests: scenario.requests, connections, seconds, warmupSeconds });
-        log(`${kind}: ${scenario.name}: ${Math.round(result.rps)} rps, p99 ${result.p99Ms.toFixed(2)} ms`);
+        const stall = result.ioStallPercent === undefined ? '' : `, I/O stall ${result.ioStallPercent.toFixed(0)} %`;
+        log(`${kind}: ${scenario.name}: ${Math.round(result.rps)} rps, p99 ${result.p99Ms.toFixed(2)} ms${stall}`);
         return result;
       };
       const timeBare = async (warmupSeconds: number) => {
@@ -152,13 +153,18 @@ async function runOnDatabase(
   }
 }
 
-/** Each figure's median over the rounds, taken separately; failures are summed, so that any shows. */
+/**
+ * Each figure's median over the rounds, taken separately; failures are summed and the I/O stall is
+ * the worst round's, so that either shows.
+ */
 export function medianOf(rounds: LoadResult[]): LoadResult {
+  const stalls = rounds.flatMap((r) => (r.ioStallPercent === undefined ? [] : [r.ioStallPercent]));
   return {
     rps: median(rounds.map((r) => r.rps)),
     p50Ms: median(rounds.map((r) => r.p50Ms)),
     p99Ms: median(rounds.map((r) => r.p99Ms)),
     responses: rounds.reduce((sum, r) => sum + r.responses, 0),
     failures: rounds.reduce((sum, r) => sum + r.failures, 0),
+    ioStallPercent: stalls.length > 0 ? Math.max(...stalls) : undefined,
   };
 }

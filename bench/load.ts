@@ -1,6 +1,7 @@
 // One timed load: autocannon drives the requests; latencies are taken from every 2xx response at
 // microsecond resolution (autocannon's own histogram rounds to whole milliseconds).
 import autocannon from 'autocannon';
+import { startIoStallWatch } from './io-pressure.ts';
 
 export type LoadRequest = autocannon.Request;
 
@@ -26,11 +27,15 @@ export interface LoadResult {
    * a figure with any is not a measurement.
    */
   failures: number;
+  /** Share of the timed seconds during which some task on the machine waited for I/O, in %. */
+  ioStallPercent?: number;
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (options.warmupSeconds) await fire({ ...options, seconds: options.warmupSeconds });
-  return fire(options);
+  const ioStall = startIoStallWatch();
+  const result = await fire(options);
+  return { ...result, ioStallPercent: ioStall() };
 }
 
 function fire(options: LoadOptions): Promise<LoadResult> {

@@ -15,7 +15,7 @@ export function toFigure(scenario: string, db: string, result: LoadResult, bare:
 }
 
 export function formatTable(figures: Figure[]): string {
-  const header = ['scenario', 'db', 'rps', 'p50 ms', 'p99 ms', 'ratio to bare', 'failed'];
+  const header = ['scenario', 'db', 'rps', 'p50 ms', 'p99 ms', 'ratio to bare', 'failed', 'I/O stall'];
   const rows = figures.map((f) => [
     f.scenario,
     f.db,
@@ -24,6 +24,7 @@ export function formatTable(figures: Figure[]): string {
     f.p99Ms.toFixed(2),
     `${(f.ratioToBare * 100).toFixed(1)} %`,
     String(f.failures),
+    f.ioStallPercent === undefined ? '-' : `${f.ioStallPercent.toFixed(0)} %`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
   const line = (cells: string[]) =>
