@@ -4,15 +4,13 @@
 // VMs the machine's speed swings by a third within minutes, and one run of a scenario says as much
 // about that moment as about the service. Get-by-id, the scenario compared with the bare server, is
 // timed between two runs of it in every round.
-import { randomUUID } from 'node:crypto';
-import { mintToken } from '../src/auth/mint-token.ts';
 import { buildAuthScenarios, prepareAuth } from './auth-scenarios.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { buildExportJobScenario, checkExportJobEvents } from './export-job-scenarios.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import { median } from './median.ts';
 import { startBareServer, startService } from './processes.ts';
-import { buildScenarios, getByIdRequests, type Scenario, sampleBody } from './scenarios.ts';
+import { buildScenarios, getByIdRequests, type Scenario, sampleBody, userToken } from './scenarios.ts';
 
 export interface AccountsSuiteSettings {
   databases: DatabaseKind[];
@@ -73,13 +71,11 @@ async function runOnDatabase(
 ): Promise<DatabaseFigures> {
   const { secret } = settings;
   const target = await prepare(kind, { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
-  const userToken = (companyId: string) =>
-    mintToken(secret, { subject: randomUUID(), companies: [companyId], scope: 'accounts:write', ttl: '1d' });
   const auth = await prepareAuth({ ...target.env, AUTH_JWT_SECRET: secret }, target.companyId);
   const service = await startService({ ...target.env, ...auth.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn' });
   try {
-    const token = await userToken(target.companyId);
-    const neighbour = { ...target.neighbour, token: await userToken(target.neighbour.companyId) };
+    const token = await userToken(secret, target.companyId);
+    const neighbour = { ...target.neighbour, token: await userToken(secret, target.neighbour.companyId) };
     const context = { url: service.url, token, companyId: target.companyId, sampleIds: target.sampleIds, neighbour };
     log(`${kind}: service ready, finding the cursors`);
     const exportJobs = await buildExportJobScenario(secret, settings.exportCompanies);

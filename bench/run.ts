@@ -24,15 +24,14 @@
 //                              where the ledgerhook_bench database is dropped and created
 //   BENCH_WEBHOOK_MESSAGES=20000, BENCH_WEBHOOK_RECEIVERS=50, BENCH_WEBHOOK_LATENCY_SAMPLES=200,
 //   BENCH_WEBHOOK_RAW_CONCURRENCY=64 (the worker's default attempts in flight)
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { mintToken } from '../src/auth/mint-token.ts';
 import { runAccountsSuite } from './accounts-suite.ts';
 import { type CpuFigures, describe, type GetByIdTarget, measureCpu } from './cpu.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { countInstructions, type InstructionFigures } from './instructions.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
-import { getByIdRequests, sampleBody } from './scenarios.ts';
+import { getByIdRequests, sampleBody, userToken } from './scenarios.ts';
 import { formatWebhookTable, runWebhookSuite, type WebhookFigures } from './webhooks/suite.ts';
 
 const env = process.env;
@@ -179,7 +178,7 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
 async function onGetByIdTarget<T>(work: (target: GetByIdTarget) => Promise<T>): Promise<T> {
   const target = await prepare('postgres', { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
   try {
-    const token = await userToken(target.companyId);
+    const token = await userToken(secret, target.companyId);
     return await work({
       serviceEnv: { ...target.env, AUTH_JWT_SECRET: secret, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: String(2 ** 31) },
       databaseUrl: target.env.DATABASE_URL ?? '',
@@ -189,9 +188,4 @@ async function onGetByIdTarget<T>(work: (target: GetByIdTarget) => Promise<T>): 
   } finally {
     await target.cleanup();
   }
-}
-
-/** A token of a new user of `companyId`, the one both get-by-id measurements send. */
-function userToken(companyId: string): Promise<string> {
-  return mintToken(secret, { subject: randomUUID(), companies: [companyId], scope: 'accounts:write', ttl: '1d' });
 }

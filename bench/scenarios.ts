@@ -2,6 +2,7 @@
 // last pages are obtained once through offset (itself O(n)); only the `after=<cursor>` request is
 // timed, which is how a client walking the pages reaches them.
 import { randomUUID } from 'node:crypto';
+import { mintToken } from '../src/auth/mint-token.ts';
 import type { LoadRequest } from './load.ts';
 import { pageWalk } from './page-walk.ts';
 import { NAME_SEARCH } from './seed-accounts.ts';
@@ -109,6 +110,11 @@ export async function buildScenarios(context: ScenarioContext): Promise<Scenario
       ],
     },
   ];
+}
+
+/** A token of a new user of `companyId`, signed with the service's AUTH_JWT_SECRET: what the scenarios send. */
+export function userToken(secret: string, companyId: string): Promise<string> {
+  return mintToken(secret, { subject: randomUUID(), companies: [companyId], scope: 'accounts:write', ttl: '1d' });
 }
 
 /**

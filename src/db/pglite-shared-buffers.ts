@@ -7,8 +7,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const MIN_AUTO_SHARED_BUFFERS_MB = 128;
-export const MAX_AUTO_SHARED_BUFFERS_MB = 512;
+const MIN_AUTO_SHARED_BUFFERS_MB = 128;
+const MAX_AUTO_SHARED_BUFFERS_MB = 512;
 
 /** shared_buffers in MB for the database in `dataDir`: the size of its tables and indexes, within bounds. */
 export function sharedBuffersFor(dataDir: string): number {
