@@ -3,6 +3,7 @@
 // announced (NOTIFY on CREDENTIALS_CHANNEL, sent in the revoking transaction, so every process that
 // shares the database hears it, including after `ledgerhook clients revoke` in another process).
 // MAX_AGE_MS bounds the staleness only if a notification is lost while a LISTEN connection is down.
+import { createSecretKey } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
@@ -30,6 +31,7 @@ export interface CredentialStatus {
 export async function startCredentialStatus(db: Database, pepper: Buffer | undefined): Promise<CredentialStatus> {
   const keys = new LRUCache<string, Principal>({ max: MAX_ENTRIES, ttl: MAX_AGE_MS });
   const clients = new LRUCache<string, boolean>({ max: MAX_ENTRIES, ttl: MAX_AGE_MS });
+  const pepperKey = pepper && createSecretKey(pepper);
   // Revocations are rare: forgetting everything keeps this simple and is cheap.
   const unlisten = await db.listen(CREDENTIALS_CHANNEL, () => {
     keys.clear();
@@ -57,8 +59,8 @@ export async function startCredentialStatus(db: Database, pepper: Buffer | undef
   }
   return {
     authenticateApiKey(key) {
-      if (!pepper || !looksLikeApiKey(key)) return undefined;
-      const digest = hashApiKey(key, pepper);
+      if (!pepperKey || !looksLikeApiKey(key)) return undefined;
+      const digest = hashApiKey(key, pepperKey);
       const cacheKey = digest.toString('base64url');
       return keys.get(cacheKey) ?? findApiKey(digest, cacheKey);
     },

@@ -2,7 +2,7 @@
 // the clear: a client secret is kept as an scrypt string (slow, salted: it guards a secret a person
 // may paste around), an API key as HMAC-SHA256 under the server's pepper (fast: the key has 256 bits
 // of entropy, is checked on every request, and is found by its digest).
-import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHmac, type KeyObject, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 export const CLIENT_SECRET_PREFIX = 'lhs_';
 export const API_KEY_PREFIX = 'lhk_';
@@ -47,8 +47,11 @@ export function dummyClientSecretHash(): Promise<string> {
   return dummyHash;
 }
 
-/** The digest an API key is stored and found under. */
-export function hashApiKey(key: string, pepper: Buffer): Buffer {
+/**
+ * The digest an API key is stored and found under. Checked on every request: pass the pepper as a
+ * KeyObject there (about 2 µs; raw bytes make Node build a key for every call, about 11 µs).
+ */
+export function hashApiKey(key: string, pepper: Buffer | KeyObject): Buffer {
   return createHmac('sha256', pepper).update(key).digest();
 }
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createSecretKey } from 'node:crypto';
 import { describe, it } from 'node:test';
 import {
   generateApiKey,
@@ -29,5 +30,11 @@ describe('client secrets and API keys', () => {
     assert.equal(digest.length, 32);
     assert.deepEqual(hashApiKey(key, Buffer.from('pepper-one')), digest);
     assert.notDeepEqual(hashApiKey(key, Buffer.from('pepper-two')), digest);
+  });
+
+  it('hashes an API key alike with the pepper as bytes (when stored) and as a key object (when checked)', () => {
+    const key = generateApiKey();
+    const pepper = Buffer.from('pepper-one');
+    assert.deepEqual(hashApiKey(key, createSecretKey(pepper)), hashApiKey(key, pepper));
   });
 });
