@@ -90,6 +90,7 @@ export async function findAccountByExternalId(
 export async function findAccountsByIds(db: Queryable, ids: readonly string[]): Promise<(AccountJson | undefined)[]> {
   const rows = await db.query<AccountJson>(`SELECT ${JSON_COLUMNS} FROM accounts WHERE id = ANY($1::uuid[])`, [ids], {
     reusePlan: true,
+    quick: true,
   });
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id));

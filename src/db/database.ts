@@ -10,6 +10,13 @@ export interface QueryOptions {
    * is planned per call.
    */
   reusePlan?: boolean;
+  /**
+   * A statement of microseconds, such as a lookup by primary key, given with `reusePlan` (the
+   * connection it shares keeps plans). On PostgreSQL it is written at once on one connection that
+   * quick statements share, behind those not yet answered (pipelined), instead of taking a pool
+   * connection. Never for a statement that may take long: every quick statement behind it would wait.
+   */
+  quick?: boolean;
 }
 
 export interface Queryable {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { type Database, isPgError, PG_UNIQUE_VIOLATION, type Queryable } from './database.ts';
+import { openPipelinedConnection } from './pipelined-connection.ts';
 import { listenOnPostgres, type PostgresListener } from './postgres-listener.ts';
 import { createStatementNames } from './statement-names.ts';
 
@@ -14,6 +15,11 @@ const POOL_SIZE = 10;
 // timer set and cleared on every query: about 4 % of a get-by-id's instructions (docs/performance.md).
 const KEEP_IDLE_CONNECTIONS = { idleTimeoutMillis: 0 };
 
+/** Where a statement runs: a pool, a pool's client in a transaction, or the pipelined connection. */
+interface StatementTarget {
+  query(config: pg.QueryConfig): Promise<pg.QueryResult>;
+}
+
 /**
  * PostgreSQL through node-postgres. `schema` puts every table of this connection in its own schema
  * (the tests use one per file); extensions stay in `public`.
@@ -21,7 +27,8 @@ const KEEP_IDLE_CONNECTIONS = { idleTimeoutMillis: 0 };
  * Two pools, because PostgreSQL decides per session whether a prepared statement is planned for its
  * values on every call or keeps one plan: statements marked `reusePlan` run on connections that
  * keep plans, every other statement (and every transaction) on connections that plan each call.
- * Each pool opens at most POOL_SIZE connections, as they are needed, and keeps them open.
+ * Each pool opens at most POOL_SIZE connections, as they are needed, and keeps them open. Statements
+ * marked `quick` share one more connection, pipelined, that keeps plans too.
  */
 export async function openPostgres(url: string, options: { schema?: string } = {}): Promise<Database> {
   const searchPath = options.schema ? `${options.schema},public` : undefined;
@@ -38,6 +45,7 @@ export async function openPostgres(url: string, options: { schema?: string } = {
   const connection = connectionFor('force_custom_plan');
   const planning = new pg.Pool({ ...connection, max: POOL_SIZE, ...KEEP_IDLE_CONNECTIONS });
   const reusing = new pg.Pool({ ...connectionFor('force_generic_plan'), max: POOL_SIZE, ...KEEP_IDLE_CONNECTIONS });
+  const pipelined = openPipelinedConnection(connectionFor('force_generic_plan'));
   const listeners = new Set<PostgresListener>();
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   for (const pool of [planning, reusing]) pool.on('error', () => {});
@@ -45,7 +53,7 @@ export async function openPostgres(url: string, options: { schema?: string } = {
 
   // Named statements skip the parse on every call after the first on a connection.
   const statements = createStatementNames();
-  const query = async <Row>(on: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]) => {
+  const query = async <Row>(on: StatementTarget, text: string, params?: readonly unknown[]) => {
     const values = params as unknown[] | undefined;
     // Statements without parameters are rare and cheap (and some are DDL): they stay unnamed.
     const name = values?.length ? statements.nameOf(text) : undefined;
@@ -76,7 +84,8 @@ export async function openPostgres(url: string, options: { schema?: string } = {
 
   return {
     kind: 'postgres',
-    query: (sql, params, queryOptions) => query(queryOptions?.reusePlan ? reusing : planning, sql, params),
+    query: (sql, params, queryOptions) =>
+      query(queryOptions?.quick ? pipelined : queryOptions?.reusePlan ? reusing : planning, sql, params),
     exec: async (sql) => void (await planning.query(sql)),
     transaction,
     listen: async (channel, onNotify) => {
@@ -91,7 +100,7 @@ export async function openPostgres(url: string, options: { schema?: string } = {
     close: async () => {
       await Promise.all([...listeners].map((listener) => listener.stop()));
       listeners.clear();
-      await Promise.all([planning.end(), reusing.end()]);
+      await Promise.all([planning.end(), reusing.end(), pipelined.end()]);
     },
   };
 }
