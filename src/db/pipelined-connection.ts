@@ -8,6 +8,8 @@ import pg from 'pg';
 
 export interface PipelinedConnection {
   query(config: pg.QueryConfig): Promise<pg.QueryResult>;
+  /** Statements sent and not yet answered (or failed). */
+  readonly pending: number;
   end(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ export function openPipelinedConnection(config: pg.ClientConfig): PipelinedConne
   let connected: Session | undefined;
   let opening: Promise<Session> | undefined;
   let ended = false;
+  let pending = 0;
 
   const open = (): Promise<Session> => {
     const client = new pg.Client({ ...config, pipeline: true });
@@ -53,21 +56,40 @@ export function openPipelinedConnection(config: pg.ClientConfig): PipelinedConne
     return attempt;
   };
 
+  // Answers the statement `query` counted as pending.
   const send = ({ client, drop }: Session, queryConfig: pg.QueryConfig) =>
-    client.query(queryConfig).catch((error: unknown) => {
-      // A statement's own error (severity ERROR) leaves the session usable; a FATAL one (the backend
-      // terminated) or a network error is announced before the client itself notices the end.
-      if ((error as { severity?: string }).severity !== 'ERROR') drop();
-      throw error;
-    });
+    client.query(queryConfig).then(
+      (result) => {
+        pending--;
+        return result;
+      },
+      (error: unknown) => {
+        pending--;
+        // A statement's own error (severity ERROR) leaves the session usable; a FATAL one (the backend
+        // terminated) or a network error is announced before the client itself notices the end.
+        if ((error as { severity?: string }).severity !== 'ERROR') drop();
+        throw error;
+      },
+    );
 
   return {
     query(queryConfig) {
       if (ended) return Promise.reject(new Error('The pipelined connection has been closed'));
+      // Pending from now, also while the connection opens.
+      pending++;
       // The connected session is used directly: no promise to wait for on every statement.
       if (connected) return send(connected, queryConfig);
       opening ??= open();
-      return opening.then((session) => send(session, queryConfig));
+      return opening.then(
+        (session) => send(session, queryConfig),
+        (error: unknown) => {
+          pending--;
+          throw error;
+        },
+      );
+    },
+    get pending() {
+      return pending;
     },
     async end() {
       ended = true;

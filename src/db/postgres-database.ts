@@ -14,6 +14,10 @@ const POOL_SIZE = 10;
 // uneven load means opening it again moments later (and preparing its statements again), and costs a
 // timer set and cleared on every query: about 4 % of a get-by-id's instructions (docs/performance.md).
 const KEEP_IDLE_CONNECTIONS = { idleTimeoutMillis: 0 };
+// Quick statements queue behind each other on their shared connection. When this many are still
+// unanswered, PostgreSQL is slow to answer them (reading from disk, say): the next one takes a pool
+// connection instead, so that slow lookups run side by side as they did before pipelining.
+const MAX_PIPELINED = 3;
 
 /** Where a statement runs: a pool, a pool's client in a transaction, or the pipelined connection. */
 interface StatementTarget {
@@ -84,8 +88,10 @@ export async function openPostgres(url: string, options: { schema?: string } = {
 
   return {
     kind: 'postgres',
-    query: (sql, params, queryOptions) =>
-      query(queryOptions?.quick ? pipelined : queryOptions?.reusePlan ? reusing : planning, sql, params),
+    query: (sql, params, queryOptions) => {
+      const pipelines = queryOptions?.quick && pipelined.pending < MAX_PIPELINED;
+      return query(pipelines ? pipelined : queryOptions?.reusePlan ? reusing : planning, sql, params);
+    },
     exec: async (sql) => void (await planning.query(sql)),
     transaction,
     listen: async (channel, onNotify) => {

@@ -11,6 +11,8 @@ import { openTestDatabase, TEST_DATABASE_URL } from '../support/database.ts';
 const QUICK = { reusePlan: true, quick: true };
 const DOUBLE = 'SELECT $1::int * 2 AS doubled';
 const INVERSE = 'SELECT 1 / $1::int AS inverse';
+// PGlite is one session: no pipeline and no pool.
+const POSTGRES_ONLY = TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL: PostgreSQL only';
 
 describe('quick statements', () => {
   let db: Database;
@@ -41,9 +43,28 @@ describe('quick statements', () => {
   });
 });
 
-describe('the pipelined connection', {
-  skip: TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL: PostgreSQL only',
-}, () => {
+describe('quick statements while PostgreSQL is slow to answer them', { skip: POSTGRES_ONLY }, () => {
+  let db: Database;
+  before(async () => {
+    db = await openTestDatabase();
+  });
+  after(async () => {
+    await db.close();
+  });
+
+  it('sends a quick statement to the pool rather than behind three unanswered ones', async () => {
+    const answered: string[] = [];
+    const slow = [1, 2, 3].map((n) =>
+      db.query('SELECT pg_sleep($1::float8 / 10)', [5], QUICK).then(() => answered.push(`slow ${n}`)),
+    );
+    await db.query(DOUBLE, [1], QUICK);
+    answered.push('quick');
+    await Promise.all(slow);
+    assert.deepEqual(answered, ['quick', 'slow 1', 'slow 2', 'slow 3']);
+  });
+});
+
+describe('the pipelined connection', { skip: POSTGRES_ONLY }, () => {
   let connection: PipelinedConnection;
   let admin: pg.Client;
   const backendOf = async () =>
@@ -78,6 +99,13 @@ describe('the pipelined connection', {
     const second = await backendOf();
     assert.notEqual(second, first);
     assert.deepEqual((await connection.query({ text: DOUBLE, values: [4] })).rows, [{ doubled: 8 }]);
+  });
+
+  it('counts the statements not yet answered, failed ones included', async () => {
+    const sent = [connection.query({ text: DOUBLE, values: [1] }), connection.query({ text: INVERSE, values: [0] })];
+    assert.equal(connection.pending, 2);
+    await Promise.allSettled(sent);
+    assert.equal(connection.pending, 0);
   });
 
   it('refuses statements once ended', async () => {
