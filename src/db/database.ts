@@ -56,6 +56,31 @@ export const PG_STILL_REFERENCED = ['23001', '23503'];
 /** Text the database cannot store: a NUL character (22P05) or an invalid byte sequence (22021). */
 export const PG_UNSTORABLE_TEXT = ['22P05', '22021'];
 
+// PostgreSQL's classes 08 (connection exception) and the shutdown and connection-limit codes.
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[1-3]|53300)$/;
+// What Node reports when the server cannot be reached or the connection breaks.
+const UNAVAILABLE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+// node-postgres's own errors for a connection that ended carry no code, only these messages.
+const UNAVAILABLE_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Connection ended)/;
+
+/**
+ * Whether `error` says the database could not be reached or dropped the connection, rather than
+ * refused the statement: the request may succeed if sent again shortly.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') return UNAVAILABLE_SQLSTATES.test(code) || UNAVAILABLE_NODE_CODES.has(code);
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
+}
+
 export function isPgError(error: unknown, codes: string | readonly string[]): boolean {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' && [codes].flat().includes(code);

@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isPgError, PG_UNSTORABLE_TEXT } from '../db/database.ts';
+import { isDatabaseUnavailable, isPgError, PG_UNSTORABLE_TEXT } from '../db/database.ts';
 import { ApiError, type FieldError, toProblem, validationError } from './problem.ts';
+import { ProblemSchema } from './schemas.ts';
+
+// How long a client should wait before sending again a request the database could not serve.
+const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -12,7 +16,18 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (apiError.type === 'SERVICE_UNAVAILABLE') reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
     sendProblem(request, reply, apiError);
+  });
+  // Every documented operation reads or writes the database, so any may answer 503 while it is down.
+  app.addHook('onRoute', (route) => {
+    const responses = route.schema?.response as Record<string, unknown> | undefined;
+    if (responses && !responses[503]) {
+      responses[503] = {
+        ...ProblemSchema,
+        description: 'The database is not reachable: retry after Retry-After seconds',
+      };
+    }
   });
 }
 
@@ -26,6 +41,10 @@ function toApiError(error: FastifyError): ApiError {
   if (error.validation) {
     const where = toLocation(error.validationContext);
     return validationError(fieldErrors(error.validation, where));
+  }
+  // Not the request's fault and not a bug: sent again once the database is back, it may succeed.
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError('SERVICE_UNAVAILABLE', 'The database is not reachable; retry shortly');
   }
   // Text PostgreSQL cannot store (a NUL character) fails in the database, before anything is written.
   if (isPgError(error, PG_UNSTORABLE_TEXT)) {
