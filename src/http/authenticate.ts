@@ -4,7 +4,7 @@ import { InvalidTokenError, type TokenVerifier } from '../auth/verify-token.ts';
 import { andThen, type MaybePromise, recover } from '../maybe-promise.ts';
 import { ApiError } from './problem.ts';
 import type { RateLimiter } from './rate-limit.ts';
-import { ProblemSchema } from './schemas.ts';
+import { documentProblem } from './schemas.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -68,10 +68,7 @@ export function registerAuthentication(
     const { scope, authenticated } = route.config ?? {};
     if (!scope && !authenticated) return;
     // Every authenticated operation may answer 429: say so in its OpenAPI responses.
-    const responses = route.schema?.response as Record<string, unknown> | undefined;
-    if (responses && !responses[429]) {
-      responses[429] = { ...ProblemSchema, description: 'Too many requests: wait for Retry-After seconds' };
-    }
+    documentProblem(route, 429, 'Too many requests: wait for Retry-After seconds');
     const admit = (request: FastifyRequest, reply: FastifyReply, principal: Principal): MaybePromise<void> => {
       request.principal = principal;
       const counting = limiter?.countRequest(request, reply, principal.credential ?? `subject:${principal.subject}`);

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, isPgError, PG_UNSTORABLE_TEXT } from '../db/database.ts';
 import { ApiError, type FieldError, toProblem, validationError } from './problem.ts';
-import { ProblemSchema } from './schemas.ts';
+import { documentProblem } from './schemas.ts';
 
 // How long a client should wait before sending again a request the database could not serve.
 const DATABASE_RETRY_AFTER_SECONDS = 2;
@@ -20,15 +20,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     sendProblem(request, reply, apiError);
   });
   // Every documented operation reads or writes the database, so any may answer 503 while it is down.
-  app.addHook('onRoute', (route) => {
-    const responses = route.schema?.response as Record<string, unknown> | undefined;
-    if (responses && !responses[503]) {
-      responses[503] = {
-        ...ProblemSchema,
-        description: 'The database is not reachable: retry after Retry-After seconds',
-      };
-    }
-  });
+  app.addHook('onRoute', (route) =>
+    documentProblem(route, 503, 'The database is not reachable: retry after Retry-After seconds'),
+  );
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {

@@ -53,6 +53,16 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'The change is not possible in the current state',
 };
 
+/**
+ * Adds a problem+json response for `status` to a route's documented responses, unless it has one;
+ * routes without a response schema are left alone. For statuses a whole class of routes may answer
+ * (429 after authentication, 503 while the database is down), from an `onRoute` hook.
+ */
+export function documentProblem(route: { schema?: { response?: unknown } }, status: number, description: string): void {
+  const responses = route.schema?.response as Record<number, unknown> | undefined;
+  if (responses && !responses[status]) responses[status] = { ...ProblemSchema, description };
+}
+
 /** The problem+json responses a route can answer, for its schema and the OpenAPI document. */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   const all = [...new Set([400, 401, 403, 413, 415, ...statuses])];
