@@ -48,8 +48,9 @@ export async function openPostgres(url: string, options: { schema?: string } = {
   });
   const connection = connectionFor('force_custom_plan');
   const planning = new pg.Pool({ ...connection, max: POOL_SIZE, ...KEEP_IDLE_CONNECTIONS });
-  const reusing = new pg.Pool({ ...connectionFor('force_generic_plan'), max: POOL_SIZE, ...KEEP_IDLE_CONNECTIONS });
-  const pipelined = openPipelinedConnection(connectionFor('force_generic_plan'));
+  const keepingPlans = connectionFor('force_generic_plan');
+  const reusing = new pg.Pool({ ...keepingPlans, max: POOL_SIZE, ...KEEP_IDLE_CONNECTIONS });
+  const pipelined = openPipelinedConnection(keepingPlans);
   const listeners = new Set<PostgresListener>();
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   for (const pool of [planning, reusing]) pool.on('error', () => {});
