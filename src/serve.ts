@@ -10,44 +10,46 @@ import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open-database.ts';
 import { startExpirySweeper } from './export-jobs/expiry-sweeper.ts';
 import { buildServer } from './server.ts';
+import { listenForStop } from './stop-signal.ts';
 import { startDeliveryWorker } from './webhooks/delivery-worker.ts';
 
 /**
  * Runs the service until SIGTERM or SIGINT, then stops taking requests and claiming deliveries,
  * finishes the requests and attempts in flight and closes the database.
+ *
+ * The signals are listened for from the first moment: one that arrives while the database opens or
+ * migrates ends the start-up after that step and closes what was opened, instead of killing the
+ * process halfway through a migration (Node's default before a handler exists).
  */
 export async function serve(config: Config, role: Role): Promise<void> {
   const logger = pino({ level: config.logLevel });
+  const stop = listenForStop();
+  logger.info({ role }, 'ledgerhook starting');
   const db = await openDatabase(config);
-  const api = role === 'worker' ? undefined : await startApi(config, db, logger);
-  const app = api?.app;
+  const api = role === 'worker' || stop.received ? undefined : await startApi(config, db, logger);
   // The worker needs no HTTP port; `all` runs it beside the API in this process.
-  const worker = role === 'api' ? undefined : await startDeliveryWorker({ db, config, logger });
-  const sweeper =
-    role === 'api' ? undefined : startExpirySweeper({ db, ttlSeconds: config.exportJobTtlSeconds, logger });
-  logger.info(
-    {
-      role,
-      database: db.kind,
-      ...(db.kind === 'pglite' && { dataDir: config.dataDir, cache: await sharedBuffers(db) }),
-      environment: config.environment,
-      publicBaseUrl: config.publicBaseUrl,
-    },
-    'ledgerhook started',
-  );
+  const runsWorker = role !== 'api' && !stop.received;
+  const worker = runsWorker ? await startDeliveryWorker({ db, config, logger }) : undefined;
+  const sweeper = runsWorker ? startExpirySweeper({ db, ttlSeconds: config.exportJobTtlSeconds, logger }) : undefined;
+  if (!stop.received) {
+    logger.info(
+      {
+        role,
+        database: db.kind,
+        ...(db.kind === 'pglite' && { dataDir: config.dataDir, cache: await sharedBuffers(db) }),
+        environment: config.environment,
+        publicBaseUrl: config.publicBaseUrl,
+      },
+      'ledgerhook started',
+    );
+  }
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    // Attempts in flight finish and are recorded (each bounded by WEBHOOK_TIMEOUT_MS).
-    await Promise.all([app?.close(), worker?.stop(), sweeper?.stop()]);
-    await api?.credentialStatus.close();
-    await db.close();
-    logger.info('stopped');
-  };
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void stop(signal));
+  logger.info({ signal: await stop.next }, 'shutting down');
+  // Attempts in flight finish and are recorded (each bounded by WEBHOOK_TIMEOUT_MS).
+  await Promise.all([api?.app.close(), worker?.stop(), sweeper?.stop()]);
+  await api?.credentialStatus.close();
+  await db.close();
+  logger.info('stopped');
 }
 
 /** The embedded database's page cache, as it runs (sized to its data at start: pglite-shared-buffers.ts). */

@@ -102,6 +102,34 @@ describe('ledgerhook serve and token on the embedded database', () => {
     assert.deepEqual(await exited, [0, null]);
   });
 
+  it('stops cleanly on a SIGTERM during start-up, and the data opens afterwards', async () => {
+    // A new folder: PGlite creates its cluster and applies every migration, seconds of start-up.
+    const fresh = mkdtempSync(join(tmpdir(), 'ledgerhook-cli-'));
+    try {
+      const child = spawn(process.execPath, [MAIN, 'serve'], {
+        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, DATA_DIR: fresh },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const exited = once(child, 'exit');
+      const messages: unknown[] = [];
+      for await (const line of createInterface({ input: child.stdout as NodeJS.ReadableStream })) {
+        const { msg } = line.startsWith('{') ? JSON.parse(line) : { msg: line };
+        messages.push(msg);
+        // Logged once the signals are listened for, before the database opens.
+        if (msg === 'ledgerhook starting') child.kill('SIGTERM');
+      }
+      assert.deepEqual(await exited, [0, null]);
+      assert.deepEqual(messages, ['ledgerhook starting', 'shutting down', 'stopped']);
+      const { child: again, url } = await startServer({ ...env, DATA_DIR: fresh });
+      assert.equal((await fetch(`${url}/health/ready`)).status, 200);
+      const stopped = once(again, 'exit');
+      again.kill('SIGTERM');
+      assert.deepEqual(await stopped, [0, null]);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a token command without the required options, exit code 2', async () => {
     await assert.rejects(
       run(process.execPath, [MAIN, 'token', '--sub', randomUUID()], { env: { ...process.env, ...env } }),
