@@ -191,8 +191,11 @@ async function finishOnPglite(
 ): Promise<Database> {
   let expected = MESSAGES;
   for (let round = 1; ; round++) {
-    const worker = startWorker(env);
+    // At info level it says when it has started: the killed workers may have delivered everything
+    // already, and a SIGTERM before Node has loaded the service would end it uncleanly.
+    const worker = startWorker({ ...env, LOG_LEVEL: 'info' });
     try {
+      await worker.waitForLog('ledgerhook started');
       if (round === 1) await waitForDistinctIds(receiver, worker, MESSAGES, deadline);
       else await receiver.waitFor(expected, Math.max(0, deadline - Date.now()));
     } finally {
