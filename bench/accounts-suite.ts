@@ -11,6 +11,7 @@ import { type LoadResult, runLoad } from './load.ts';
 import { median } from './median.ts';
 import { startBareServer, startService } from './processes.ts';
 import { buildScenarios, getByIdRequests, type Scenario, sampleBody, userToken } from './scenarios.ts';
+import { type SliceFigures, type SliceSettings, timeInSlices } from './slices.ts';
 
 export interface AccountsSuiteSettings {
   databases: DatabaseKind[];
@@ -27,6 +28,8 @@ export interface AccountsSuiteSettings {
   warmupSeconds: number;
   /** Untimed load before each scenario of the later rounds, once the processes are warm. */
   roundWarmupSeconds: number;
+  /** Get-by-id in short slices alternating with the bare server, after the rounds; 0 slices: none. */
+  slices: Omit<SliceSettings, 'connections'>;
 }
 
 /** One scenario on one database: each round's result, and their median. */
@@ -52,7 +55,7 @@ export interface DatabaseFigures {
   scenarios: ScenarioFigures[];
   /** Every run of the bare server on this database's turn, and their median. */
   bare: { rounds: LoadResult[]; median: LoadResult };
-  getById: { rounds: GetByIdRound[]; medianRatio: number };
+  getById: { rounds: GetByIdRound[]; medianRatio: number; slices?: SliceFigures };
 }
 
 export async function runAccountsSuite(
@@ -91,6 +94,7 @@ async function runOnDatabase(
     const results = new Map<Scenario, LoadResult[]>();
     const bareRuns: LoadResult[] = [];
     const getByIdRounds: GetByIdRound[] = [];
+    let slices: SliceFigures | undefined;
     try {
       const time = async (url: string, scenario: Pick<Scenario, 'name' | 'requests'>, warmupSeconds: number) => {
         const { connections, seconds } = settings;
@@ -125,6 +129,18 @@ async function runOnDatabase(
           log(`${kind}: round ${round}: ${scenario.name} ${(100 * ratio).toFixed(1)} % of the bare server around it`);
         }
       }
+      const getById = scenarios.find((s) => s.besideBare);
+      if (getById && settings.slices.slices > 0) {
+        log(`${kind}: get-by-id in ${settings.slices.slices} slices between bare ones`);
+        slices = await timeInSlices(
+          { url: service.url, requests: getById.requests },
+          { url: bareServer.url, requests: bareRequests },
+          { ...settings.slices, connections: settings.connections },
+        );
+        log(
+          `${kind}: get-by-id in slices: median ${(100 * slices.medianRatio).toFixed(1)} % of the bare slices beside them`,
+        );
+      }
       for (const scenario of scenarios.filter((s) => s.once)) await timeScenario(scenario, settings.warmupSeconds);
     } finally {
       await bareServer.stop();
@@ -141,7 +157,7 @@ async function runOnDatabase(
         median: medianOf(results.get(s) ?? []),
       })),
       bare: { rounds: bareRuns, median: medianOf(bareRuns) },
-      getById: { rounds: getByIdRounds, medianRatio: median(getByIdRounds.map((r) => r.ratio)) },
+      getById: { rounds: getByIdRounds, medianRatio: median(getByIdRounds.map((r) => r.ratio)), slices },
     };
   } finally {
     await service.stop();

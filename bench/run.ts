@@ -19,6 +19,8 @@
 //   BENCH_ROUNDS=3             rounds of the accounts suite's reads (BENCH_ROUND_WARMUP_SECONDS=1
 //                              untimed before each scenario after the first round)
 //   BENCH_CONNECTIONS=10       concurrent connections
+//   BENCH_SLICES=12, BENCH_SLICE_SECONDS=2, BENCH_SLICE_WARMUP_SECONDS=0.5  get-by-id in slices
+//                              alternating with the bare server, after the rounds (0 slices: none)
 //   BENCH_EXPORT_COMPANIES=50000  fresh companies for export-job create (one open job each; past them, 409s)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
 //                              where the ledgerhook_bench database is dropped and created
@@ -32,6 +34,7 @@ import { type DatabaseKind, prepare } from './databases.ts';
 import { countInstructions, type InstructionFigures } from './instructions.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
 import { getByIdRequests, sampleBody, userToken } from './scenarios.ts';
+import { describeSlices } from './slices.ts';
 import { formatWebhookTable, runWebhookSuite, type WebhookFigures } from './webhooks/suite.ts';
 
 const env = process.env;
@@ -44,6 +47,11 @@ const settings = {
   rounds: Number(env.BENCH_ROUNDS ?? 3),
   roundWarmupSeconds: Number(env.BENCH_ROUND_WARMUP_SECONDS ?? 1),
   connections: Number(env.BENCH_CONNECTIONS ?? 10),
+  slices: {
+    slices: Number(env.BENCH_SLICES ?? 12),
+    seconds: Number(env.BENCH_SLICE_SECONDS ?? 2),
+    warmupSeconds: Number(env.BENCH_SLICE_WARMUP_SECONDS ?? 0.5),
+  },
   exportCompanies: Number(env.BENCH_EXPORT_COMPANIES ?? 50_000),
   adminUrl: env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   instructions: {
@@ -126,6 +134,7 @@ if (accounts.length > 0) {
       `get-by-id on ${db} against the faster bare run around it, round by round: ${rounds.join(', ')}; ` +
         `median ${(100 * getById.medianRatio).toFixed(1)} %. Bare runs: ${bare.rounds.map((r) => Math.round(r.rps)).join(', ')} rps`,
     );
+    if (getById.slices) console.log(describeSlices(db, getById.slices));
   }
 }
 if (instructions) {
