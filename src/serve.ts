@@ -10,7 +10,7 @@ import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open-database.ts';
 import { startExpirySweeper } from './export-jobs/expiry-sweeper.ts';
 import { buildServer } from './server.ts';
-import { listenForStop } from './stop-signal.ts';
+import { listenForStop, type StopRequest } from './stop-signal.ts';
 import { startDeliveryWorker } from './webhooks/delivery-worker.ts';
 
 /**
@@ -19,18 +19,22 @@ import { startDeliveryWorker } from './webhooks/delivery-worker.ts';
  *
  * The signals are listened for from the first moment: one that arrives while the database opens or
  * migrates ends the start-up after that step and closes what was opened, instead of killing the
- * process halfway through a migration (Node's default before a handler exists).
+ * process halfway through a migration (Node's default before a handler exists). A start-up that
+ * fails (the port taken, say) closes what was opened too, so that the process ends with its error
+ * instead of living on for its idle database connections.
  */
 export async function serve(config: Config, role: Role): Promise<void> {
   const logger = pino({ level: config.logLevel });
   const stop = listenForStop();
   logger.info({ role }, 'ledgerhook starting');
   const db = await openDatabase(config);
-  const api = role === 'worker' || stop.received ? undefined : await startApi(config, db, logger);
-  // The worker needs no HTTP port; `all` runs it beside the API in this process.
-  const runsWorker = role !== 'api' && !stop.received;
-  const worker = runsWorker ? await startDeliveryWorker({ db, config, logger }) : undefined;
-  const sweeper = runsWorker ? startExpirySweeper({ db, ttlSeconds: config.exportJobTtlSeconds, logger }) : undefined;
+  const running: Running = {};
+  try {
+    await start(running, { config, role, db, logger, stop });
+  } catch (error) {
+    await close(running, db);
+    throw error;
+  }
   if (!stop.received) {
     logger.info(
       {
@@ -45,11 +49,39 @@ export async function serve(config: Config, role: Role): Promise<void> {
   }
 
   logger.info({ signal: await stop.next }, 'shutting down');
+  await close(running, db);
+  logger.info('stopped');
+}
+
+/** What a role runs beside the database, each part set once it has started. */
+interface Running {
+  api?: Awaited<ReturnType<typeof startApi>>;
+  worker?: Awaited<ReturnType<typeof startDeliveryWorker>>;
+  sweeper?: ReturnType<typeof startExpirySweeper>;
+}
+
+interface StartContext {
+  config: Config;
+  role: Role;
+  db: Database;
+  logger: pino.Logger;
+  stop: StopRequest;
+}
+
+/** Starts the role's parts in order, none once a stop has been asked for. */
+async function start(running: Running, { config, role, db, logger, stop }: StartContext): Promise<void> {
+  if (role !== 'worker' && !stop.received) running.api = await startApi(config, db, logger);
+  // The worker needs no HTTP port; `all` runs it beside the API in this process.
+  if (role === 'api' || stop.received) return;
+  running.worker = await startDeliveryWorker({ db, config, logger });
+  running.sweeper = startExpirySweeper({ db, ttlSeconds: config.exportJobTtlSeconds, logger });
+}
+
+async function close({ api, worker, sweeper }: Running, db: Database): Promise<void> {
   // Attempts in flight finish and are recorded (each bounded by WEBHOOK_TIMEOUT_MS).
   await Promise.all([api?.app.close(), worker?.stop(), sweeper?.stop()]);
   await api?.credentialStatus.close();
   await db.close();
-  logger.info('stopped');
 }
 
 /** The embedded database's page cache, as it runs (sized to its data at start: pglite-shared-buffers.ts). */
@@ -89,7 +121,13 @@ async function startApi(config: Config, db: Database, logger: pino.Logger) {
       redisUrl: config.redisUrl,
     },
   });
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // Its plugins' connections (Redis, when it shares the rate limits) would keep the process alive.
+    await app.close();
+    throw error;
+  }
   if (signing?.source === 'generated' || signing?.source === 'data-dir' || signing?.source === 'memory') {
     logger.info(
       { secretSource: signing.source },
