@@ -27,6 +27,13 @@ export async function serve(config: Config, role: Role): Promise<void> {
   const logger = pino({ level: config.logLevel });
   const stop = listenForStop();
   logger.info({ role }, 'ledgerhook starting');
+  let startingUp = true;
+  // A start-up step may wait long (a migration lock another process holds, a database that does not
+  // answer): say why the process has not stopped yet.
+  void stop.next.then((signal) => {
+    if (startingUp)
+      logger.info({ signal }, 'stopping after the start-up step under way; send it again to stop at once');
+  });
   const db = await openDatabase(config);
   const running: Running = {};
   try {
@@ -34,6 +41,8 @@ export async function serve(config: Config, role: Role): Promise<void> {
   } catch (error) {
     await close(running, db);
     throw error;
+  } finally {
+    startingUp = false;
   }
   if (!stop.received) {
     logger.info(

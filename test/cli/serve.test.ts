@@ -119,7 +119,12 @@ describe('ledgerhook serve and token on the embedded database', () => {
         if (msg === 'ledgerhook starting') child.kill('SIGTERM');
       }
       assert.deepEqual(await exited, [0, null]);
-      assert.deepEqual(messages, ['ledgerhook starting', 'shutting down', 'stopped']);
+      assert.deepEqual(messages, [
+        'ledgerhook starting',
+        'stopping after the start-up step under way; send it again to stop at once',
+        'shutting down',
+        'stopped',
+      ]);
       const { child: again, url } = await startServer({ ...env, DATA_DIR: fresh });
       assert.equal((await fetch(`${url}/health/ready`)).status, 200);
       const stopped = once(again, 'exit');
