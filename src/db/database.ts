@@ -67,8 +67,10 @@ const UNAVAILABLE_NODE_CODES = new Set([
   'EHOSTUNREACH',
   'ENOTFOUND',
 ]);
-// node-postgres's own errors for a connection that ended carry no code, only these messages.
-const UNAVAILABLE_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Connection ended)/;
+// node-postgres's own errors for a connection that ended, or that could not be had within the
+// connect time-out (opening one, or waiting for a pool's busy ones), carry no code, only these messages.
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|Connection ended|timeout exceeded when trying to connect$|timeout expired$)/;
 
 /**
  * Whether `error` says the database could not be reached or dropped the connection, rather than

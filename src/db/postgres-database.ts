@@ -18,6 +18,10 @@ const KEEP_IDLE_CONNECTIONS = { idleTimeoutMillis: 0 };
 // unanswered, PostgreSQL is slow to answer them (reading from disk, say): the next one takes a pool
 // connection instead, so that slow lookups run side by side as they did before pipelining.
 const MAX_PIPELINED = 3;
+// How long a statement waits for a connection: to open one (a database host that does not answer
+// would otherwise hold it for the system's TCP time-out, minutes) or for a pool's busy ones to free
+// up. Past it the statement fails and the request answers 503 with Retry-After (isDatabaseUnavailable).
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /** Where a statement runs: a pool, a pool's client in a transaction, or the pipelined connection. */
 interface StatementTarget {
@@ -34,10 +38,14 @@ interface StatementTarget {
  * Each pool opens at most POOL_SIZE connections, as they are needed, and keeps them open. Statements
  * marked `quick` share one more connection, pipelined, that keeps plans too.
  */
-export async function openPostgres(url: string, options: { schema?: string } = {}): Promise<Database> {
+export async function openPostgres(
+  url: string,
+  options: { schema?: string; connectTimeoutMs?: number } = {},
+): Promise<Database> {
   const searchPath = options.schema ? `${options.schema},public` : undefined;
   const connectionFor = (planCacheMode: string) => ({
     connectionString: url,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     options: [
       '-c TimeZone=UTC',
       `-c plan_cache_mode=${planCacheMode}`,

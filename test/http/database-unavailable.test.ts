@@ -1,8 +1,11 @@
 // While PostgreSQL cannot be reached, an operation answers 503 with Retry-After (the request may
-// succeed when sent again), not 500. The server here points at a port where nothing listens, so
-// this runs without any database server, whichever database the suite uses.
+// succeed when sent again), not 500. The servers here point at a port where nothing listens, or at
+// one that accepts connections and never answers, so this runs without any database server,
+// whichever database the suite uses.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { mintToken } from '../../src/auth/mint-token.ts';
 import { createTokenVerifier } from '../../src/auth/verify-token.ts';
@@ -13,6 +16,32 @@ import { buildServer } from '../../src/server.ts';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-bytes';
 
+const OPERATIONS = (companyId: string) =>
+  [
+    // Get-by-id's lookup goes to the pipelined connection, the search to a pool, create to a transaction.
+    ['GET', `/v1-beta/accounts/${randomUUID()}`, undefined],
+    ['POST', '/v1-beta/accounts:search', { companyId }],
+    ['POST', '/v1-beta/accounts', { companyId, externalId: 'e-1', name: 'Cash', archived: false }],
+  ] as const;
+
+async function assertUnavailable(
+  app: App,
+  authorization: string,
+  [method, url, body]: ReturnType<typeof OPERATIONS>[number],
+) {
+  const response = await app.inject({ method, url, headers: { authorization }, ...(body ? { body } : {}) });
+  assert.equal(response.statusCode, 503, response.body);
+  assert.equal(response.headers['content-type'], 'application/problem+json; charset=utf-8');
+  assert.equal(response.headers['retry-after'], '2');
+  assert.equal(response.json().type, 'SERVICE_UNAVAILABLE');
+}
+
+async function buildApp(db: Database): Promise<App> {
+  const app = await buildServer({ db, verifyToken: createTokenVerifier({ secret: SECRET }) });
+  await app.ready();
+  return app;
+}
+
 describe('the database out of reach', () => {
   let db: Database;
   let app: App;
@@ -21,8 +50,7 @@ describe('the database out of reach', () => {
 
   before(async () => {
     db = await openPostgres('postgres://postgres@127.0.0.1:1/ledgerhook');
-    app = await buildServer({ db, verifyToken: createTokenVerifier({ secret: SECRET }) });
-    await app.ready();
+    app = await buildApp(db);
     const token = await mintToken(SECRET, {
       subject: randomUUID(),
       companies: [companyId],
@@ -35,18 +63,10 @@ describe('the database out of reach', () => {
     await db.close();
   });
 
-  for (const [method, url, body] of [
-    ['GET', `/v1-beta/accounts/${randomUUID()}`, undefined],
-    ['POST', '/v1-beta/accounts:search', { companyId }],
-    ['POST', '/v1-beta/accounts', { companyId, externalId: 'e-1', name: 'Cash', archived: false }],
-  ] as const) {
-    it(`answers ${method} ${url.replace(/[0-9a-f-]{36}/, '{id}')} with 503 and Retry-After`, async () => {
-      const response = await app.inject({ method, url, headers: { authorization }, ...(body ? { body } : {}) });
-      assert.equal(response.statusCode, 503);
-      assert.equal(response.headers['content-type'], 'application/problem+json; charset=utf-8');
-      assert.equal(response.headers['retry-after'], '2');
-      assert.equal(response.json().type, 'SERVICE_UNAVAILABLE');
-    });
+  for (const operation of OPERATIONS(companyId)) {
+    const [method, url] = operation;
+    it(`answers ${method} ${url.replace(/[0-9a-f-]{36}/, '{id}')} with 503 and Retry-After`, () =>
+      assertUnavailable(app, authorization, operation));
   }
 
   it('documents 503 on every operation', () => {
@@ -55,6 +75,39 @@ describe('the database out of reach', () => {
     assert.ok(operations.length > 10);
     for (const operation of operations) assert.ok('503' in operation.responses);
   });
+});
+
+describe('a database host that accepts connections and never answers', () => {
+  const sockets = new Set<Socket>();
+  const silent = createServer((socket) => sockets.add(socket));
+  let db: Database;
+  let app: App;
+  let authorization: string;
+  const companyId = randomUUID();
+
+  before(async () => {
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as { port: number };
+    // Without a connect time-out each statement would wait for the system's TCP one, minutes.
+    db = await openPostgres(`postgres://postgres@127.0.0.1:${port}/ledgerhook`, { connectTimeoutMs: 200 });
+    app = await buildApp(db);
+    const token = await mintToken(SECRET, { subject: randomUUID(), companies: [companyId], scope: 'accounts:write' });
+    authorization = `Bearer ${token}`;
+  });
+  after(async () => {
+    await app.close();
+    await db.close();
+    for (const socket of sockets) socket.destroy();
+    silent.close();
+  });
+
+  for (const operation of OPERATIONS(companyId)) {
+    const [method, url] = operation;
+    // Bounded, so that a statement waiting with no time-out fails here instead of hanging the suite.
+    const name = `answers ${method} ${url.replace(/[0-9a-f-]{36}/, '{id}')} with 503 once the connect time-out passes`;
+    it(name, { timeout: 10_000 }, () => assertUnavailable(app, authorization, operation));
+  }
 });
 
 describe('which errors mean the database is unavailable', () => {
@@ -66,6 +119,9 @@ describe('which errors mean the database is unavailable', () => {
       Object.assign(new Error('connection failure'), { code: '08006' }),
       Object.assign(new Error('sorry, too many clients already'), { code: '53300' }),
       new Error('Connection terminated unexpectedly'),
+      new Error('Connection terminated due to connection timeout'),
+      new Error('timeout exceeded when trying to connect'),
+      new Error('timeout expired'),
     ]) {
       assert.equal(isDatabaseUnavailable(error), true, error.message);
     }
