@@ -12,14 +12,19 @@ import { promisify } from 'node:util';
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const run = promisify(execFile);
 
+/** `ledgerhook serve` on a free port, logging at info to its stdout. */
+function spawnServe(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [MAIN, 'serve'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
 /** Starts `ledgerhook serve` and resolves with the address it logs once listening, and its start line. */
 async function startServer(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string; started: Record<string, unknown> }> {
-  const child = spawn(process.execPath, [MAIN, 'serve'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawnServe(env);
   let url: string | undefined;
   for await (const line of createInterface({ input: child.stdout as NodeJS.ReadableStream })) {
     url ??= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
@@ -106,10 +111,7 @@ describe('ledgerhook serve and token on the embedded database', () => {
     // A new folder: PGlite creates its cluster and applies every migration, seconds of start-up.
     const fresh = mkdtempSync(join(tmpdir(), 'ledgerhook-cli-'));
     try {
-      const child = spawn(process.execPath, [MAIN, 'serve'], {
-        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, DATA_DIR: fresh },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawnServe({ ...env, DATA_DIR: fresh });
       const exited = once(child, 'exit');
       const messages: unknown[] = [];
       for await (const line of createInterface({ input: child.stdout as NodeJS.ReadableStream })) {
