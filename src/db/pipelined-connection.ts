@@ -20,10 +20,14 @@ interface Session {
 }
 
 /**
- * Opens the connection at the first statement. A connection that fails, closes or is terminated is
+ * Opens the connection at the first statement, and runs `onConnect` (which must not throw) on each
+ * connection it opens before any other statement. A connection that fails, closes or is terminated is
  * dropped: the statements in flight on it fail with its error, and the next statement opens a new one.
  */
-export function openPipelinedConnection(config: pg.ClientConfig): PipelinedConnection {
+export function openPipelinedConnection(
+  config: pg.ClientConfig,
+  { onConnect }: { onConnect?: (client: pg.Client) => unknown } = {},
+): PipelinedConnection {
   let connected: Session | undefined;
   let opening: Promise<Session> | undefined;
   let ended = false;
@@ -46,6 +50,8 @@ export function openPipelinedConnection(config: pg.ClientConfig): PipelinedConne
       () => {
         // Unless it failed or was closed while connecting.
         if (opening === attempt) connected = session;
+        // Sent now, it runs before every statement that follows: PostgreSQL answers in order.
+        onConnect?.(client);
         return session;
       },
       (error: unknown) => {

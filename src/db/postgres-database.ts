@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { keepFreedMemory } from './backend-memory.ts';
 import { type Database, isPgError, PG_UNIQUE_VIOLATION, type Queryable } from './database.ts';
 import { openPipelinedConnection } from './pipelined-connection.ts';
 import { listenOnPostgres, type PostgresListener } from './postgres-listener.ts';
@@ -55,10 +56,11 @@ export async function openPostgres(
       .trim(),
   });
   const connection = connectionFor('force_custom_plan');
-  const planning = new pg.Pool({ ...connection, max: POOL_SIZE, ...KEEP_IDLE_CONNECTIONS });
+  const poolOptions = { max: POOL_SIZE, ...KEEP_IDLE_CONNECTIONS, onConnect: keepFreedMemory };
+  const planning = new pg.Pool({ ...connection, ...poolOptions });
   const keepingPlans = connectionFor('force_generic_plan');
-  const reusing = new pg.Pool({ ...keepingPlans, max: POOL_SIZE, ...KEEP_IDLE_CONNECTIONS });
-  const pipelined = openPipelinedConnection(keepingPlans);
+  const reusing = new pg.Pool({ ...keepingPlans, ...poolOptions });
+  const pipelined = openPipelinedConnection(keepingPlans, { onConnect: keepFreedMemory });
   const listeners = new Set<PostgresListener>();
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   for (const pool of [planning, reusing]) pool.on('error', () => {});
