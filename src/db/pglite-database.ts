@@ -48,31 +48,44 @@ export async function openPglite(
   };
 
   const keptPlans = createKeptPlans(pg);
+  // The session may be left keeping plans by a kept-plan call (pglite-kept-plans.ts): a statement
+  // planned for its values first switches it back, and nothing may run between the two. So every
+  // statement and transaction takes this lock, in the order they were asked for (PGlite's own locks
+  // are released between the switch and the statement).
+  const exclusively = createLock();
+  const planEachCall = () => pg._runExclusiveTransaction(() => pg.runExclusive(() => keptPlans.planEachCall()));
   const query = async <Row>(on: PGlite | Transaction, sql: string, params?: readonly unknown[]) =>
     (await on.query<Row>(sql, params as unknown[])).rows;
   // As on PostgreSQL, a statement keeps its plan only outside transactions.
   const queryOutside = async <Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) => {
     await afterIo();
-    if (options?.reusePlan && params?.length) {
-      // PGlite's protocol entry point takes no lock: take the two its own query takes, so that the
-      // statement waits for an open transaction to end instead of running inside it.
-      const rows = await pg._runExclusiveTransaction(() =>
-        pg.runExclusive(async () => keptPlans.run<Row>(sql, params)),
-      );
-      if (rows) return rows;
-    }
-    return query<Row>(pg, sql, params);
+    return exclusively(async () => {
+      if (options?.reusePlan && params?.length) {
+        // PGlite's protocol entry point takes no lock: take the two its own query takes, so that
+        // the statement waits for an open transaction to end instead of running inside it.
+        const rows = await pg._runExclusiveTransaction(() =>
+          pg.runExclusive(async () => keptPlans.run<Row>(sql, params)),
+        );
+        if (rows) return rows;
+      }
+      // Without parameters a statement has only the one plan, whatever the mode.
+      if (params?.length) await planEachCall();
+      return query<Row>(pg, sql, params);
+    });
   };
 
   return {
     kind: 'pglite',
     query: queryOutside,
-    exec: async (sql) => void (await pg.exec(sql)),
+    exec: (sql) => exclusively(async () => void (await pg.exec(sql))),
     transaction: async (work) => {
       await afterIo();
-      return pg.transaction((tx) =>
-        work({ query: (sql, params) => query(tx, sql, params), exec: async (sql) => void (await tx.exec(sql)) }),
-      );
+      return exclusively(async () => {
+        await planEachCall();
+        return pg.transaction((tx) =>
+          work({ query: (sql, params) => query(tx, sql, params), exec: async (sql) => void (await tx.exec(sql)) }),
+        );
+      });
     },
     listen: async (channel, onNotify) => {
       const unlisten = await pg.listen(channel, onNotify);
@@ -107,4 +120,14 @@ function takeTurns(): () => Promise<void> {
         setImmediate(startNext);
       }
     });
+}
+
+/** Runs each piece of work given to it after the one given before has settled, in the order given. */
+function createLock(): <T>(work: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const run = last.then(work);
+    last = run.catch(() => undefined);
+    return run;
+  };
 }

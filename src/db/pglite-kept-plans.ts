@@ -9,15 +9,22 @@ import { createStatementNames } from './statement-names.ts';
 const { serialize } = protocol;
 
 // PostgreSQL reads plan_cache_mode when a statement is bound, and the session's default plans every
-// call for its values, as every other statement needs. So a kept-plan call switches the mode
-// around itself, in the same implicit transaction: if the statement fails, the switch is rolled
-// back with it and the session is never left keeping plans.
+// call for its values, as every other statement needs. A kept-plan call switches the session to
+// generic plans in the same implicit transaction as its statement, so a failing statement rolls the
+// switch back with it; the session then stays keeping plans until a statement that needs planning
+// asks for the switch back (`planEachCall`). Switching around every call cost 13–16 µs of each
+// kept-plan call (docs/performance.md, session 14).
 const KEEP_PLANS = [
   serialize.parse({ text: 'SET plan_cache_mode = force_generic_plan' }),
   serialize.bind({}),
   serialize.execute({}),
 ];
-const PLAN_EACH_CALL = [serialize.parse({ text: 'RESET plan_cache_mode' }), serialize.bind({}), serialize.execute({})];
+const PLAN_EACH_CALL = Buffer.concat([
+  serialize.parse({ text: 'RESET plan_cache_mode' }),
+  serialize.bind({}),
+  serialize.execute({}),
+  serialize.sync(),
+]);
 
 export interface KeptPlans {
   /**
@@ -26,12 +33,19 @@ export interface KeptPlans {
    * transaction.
    */
   run<Row>(sql: string, params: readonly unknown[]): Promise<Row[]> | undefined;
+  /**
+   * Puts the session back to planning each call for its values, if a kept-plan call left it keeping
+   * plans: before any statement with parameters that is not run here. The caller holds PGlite's
+   * locks, or otherwise keeps every other statement from running until its own statement has.
+   */
+  planEachCall(): Promise<void>;
 }
 
 export function createKeptPlans(pg: PGlite): KeptPlans {
   const names = createStatementNames();
   // The parameter types of each prepared statement, which choose how a value is written.
   const parameterTypes = new Map<string, number[]>();
+  let keepingPlans = false;
 
   async function prepare(name: string, sql: string): Promise<number[]> {
     const known = parameterTypes.get(name);
@@ -52,20 +66,22 @@ export function createKeptPlans(pg: PGlite): KeptPlans {
       const write = pg.serializers[types[i] ?? 0];
       return write ? write(value) : String(value);
     });
+    const switching = !keepingPlans;
     const { messages } = await pg.execProtocol(
       Buffer.concat([
-        ...KEEP_PLANS,
+        ...(switching ? KEEP_PLANS : []),
         serialize.bind({ statement: name, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
-        ...PLAN_EACH_CALL,
         serialize.sync(),
       ]),
       // As PGlite's own query does after a statement outside a transaction.
       { syncToFs: true },
     );
-    // One result per statement: the SET, this statement, the RESET.
-    const [, result] = parse.parseResults(messages, pg.parsers);
+    // Committed with the statement: a failure has thrown above, and rolled the switch back.
+    keepingPlans = true;
+    // One result per statement: the SET when switching, then this statement.
+    const result = parse.parseResults(messages, pg.parsers)[switching ? 1 : 0];
     return (result?.rows ?? []) as Row[];
   }
 
@@ -73,6 +89,11 @@ export function createKeptPlans(pg: PGlite): KeptPlans {
     run(sql, params) {
       const name = names.nameOf(sql);
       return name === undefined ? undefined : execute(name, sql, params);
+    },
+    async planEachCall() {
+      if (!keepingPlans) return;
+      await pg.execProtocol(PLAN_EACH_CALL, { syncToFs: false });
+      keepingPlans = false;
     },
   };
 }

@@ -1,7 +1,7 @@
 // Plan reuse (docs/decisions/query-plans.md): on PostgreSQL a statement marked reusePlan runs on a
 // session that keeps one plan per statement; every other statement, and every transaction, on a
 // session that plans each call for its values. PGlite, one session, prepares a kept statement under
-// a name and switches the session's mode around each call.
+// a name and switches the session's mode when the kind of statement changes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database, Queryable, QueryOptions } from '../../src/db/database.ts';
@@ -35,6 +35,25 @@ describe('query plans', () => {
     const plansEachCall = db.kind === 'postgres' ? 'force_custom_plan' : 'auto';
     assert.equal(planned, plansEachCall);
     assert.equal(inTransaction, plansEachCall);
+  });
+
+  it('runs each statement under its own mode when kept and planned statements and transactions interleave', async () => {
+    const plansEachCall = db.kind === 'postgres' ? 'force_custom_plan' : 'auto';
+    const ask = (i: number) => {
+      if (i % 3 === 0) return { expected: 'force_generic_plan', mode: planMode(db, { reusePlan: true }) };
+      if (i % 3 === 1) return { expected: plansEachCall, mode: planMode(db) };
+      return { expected: plansEachCall, mode: db.transaction((tx) => planMode(tx, { reusePlan: true })) };
+    };
+    // Asked from work given to afterPendingIo, every statement starts at once, in the same turn; the
+    // last one asked keeps plans, so a statement that switched back and then waited would run under it.
+    const calls = await new Promise<ReturnType<typeof ask>[]>((resolve) =>
+      db.afterPendingIo(() => resolve(Array.from({ length: 60 }, (_, i) => ask(i + 1)))),
+    );
+    const modes = await Promise.all(calls.map((call) => call.mode));
+    assert.deepEqual(
+      modes,
+      calls.map((call) => call.expected),
+    );
   });
 
   it('leaves the session planning each call when a kept statement fails', async () => {
