@@ -53,7 +53,9 @@ export async function openPglite(
   // statement and transaction takes this lock, in the order they were asked for (PGlite's own locks
   // are released between the switch and the statement).
   const exclusively = createLock();
-  const planEachCall = () => pg._runExclusiveTransaction(() => pg.runExclusive(() => keptPlans.planEachCall()));
+  // PGlite's protocol entry point takes no lock: calls through it take the two its own query takes,
+  // so that they wait for an open transaction to end instead of running inside it.
+  const withPgliteLocks = <T>(work: () => Promise<T>) => pg._runExclusiveTransaction(() => pg.runExclusive(work));
   const query = async <Row>(on: PGlite | Transaction, sql: string, params?: readonly unknown[]) =>
     (await on.query<Row>(sql, params as unknown[])).rows;
   // As on PostgreSQL, a statement keeps its plan only outside transactions.
@@ -61,15 +63,11 @@ export async function openPglite(
     await afterIo();
     return exclusively(async () => {
       if (options?.reusePlan && params?.length) {
-        // PGlite's protocol entry point takes no lock: take the two its own query takes, so that
-        // the statement waits for an open transaction to end instead of running inside it.
-        const rows = await pg._runExclusiveTransaction(() =>
-          pg.runExclusive(async () => keptPlans.run<Row>(sql, params)),
-        );
+        const rows = await withPgliteLocks(async () => keptPlans.run<Row>(sql, params));
         if (rows) return rows;
       }
       // Without parameters a statement has only the one plan, whatever the mode.
-      if (params?.length) await planEachCall();
+      if (params?.length) await withPgliteLocks(keptPlans.planEachCall);
       return query<Row>(pg, sql, params);
     });
   };
@@ -81,7 +79,7 @@ export async function openPglite(
     transaction: async (work) => {
       await afterIo();
       return exclusively(async () => {
-        await planEachCall();
+        await withPgliteLocks(keptPlans.planEachCall);
         return pg.transaction((tx) =>
           work({ query: (sql, params) => query(tx, sql, params), exec: async (sql) => void (await tx.exec(sql)) }),
         );
