@@ -1,12 +1,6 @@
 import type { Queryable } from './database.ts';
-import {
-  comparePredicate,
-  orderByClause,
-  type SortColumn,
-  type SortKey,
-  type SortTerm,
-  toSortTerms,
-} from './keyset.ts';
+import { type SortColumn, type SortKey, toSortTerms } from './keyset.ts';
+import { type PageFigures, pageStatement } from './page-statement.ts';
 import { SqlParams } from './sql-params.ts';
 
 /** One list query: which rows, how they look, how they sort, and which page of them. */
@@ -59,103 +53,24 @@ export function rowToJson(columns: string): string {
   return `(SELECT row_to_json(page_row) FROM (SELECT ${columns}) page_row)`;
 }
 
-interface PageFigures {
-  items: string;
-  fetched: number;
-  near_cursor: string | null;
-  far_cursor: string | null;
-  total: string | number;
-  near_side: boolean;
-}
-
 /**
- * Fetches one page in one statement that answers one row: the page's rows as JSON (the database
- * writes it, so the service neither parses nor serialises rows), the sort values of its first and
- * last rows, whether one more row follows, the total, and whether rows lie on the near side of the
- * cursor. A cursor page starts at its boundary through the index; an offset page first finds the
- * row at `offset` reading only the sort keys, then starts after it the same way. With `matchesFirst`
- * all of this reads the matching rows, found once, instead of the table.
+ * Fetches one page in one statement that answers one row (page-statement.ts): the page's rows as
+ * JSON (the database writes it, so the service neither parses nor serialises rows), the sort values
+ * of its first and last rows, whether more rows follow, the total, and whether rows lie on the near
+ * side of the cursor. A cursor page starts at its boundary through the index; an offset page first
+ * finds the row at `offset` reading only the sort keys, then starts after it the same way. With
+ * `matchesFirst` all of this reads the matching rows, found once, instead of the table.
  */
 export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Page> {
   const terms = toSortTerms(spec.columns, spec.sort);
   const backwards = spec.before !== undefined;
   const cursor = spec.before ?? spec.after;
   const offset = spec.offset ?? 0;
-
   const params = new SqlParams();
-  const ctes: string[] = [];
-  let from = spec.from;
-  let filters = spec.filter(params);
-  if (spec.matchesFirst) {
-    ctes.push(`page_matches AS MATERIALIZED (SELECT * FROM ${from} WHERE ${allOf(filters)})`);
-    from = 'page_matches';
-    filters = [];
-  }
-  const where = [...filters];
-  let nearSide = 'false';
-  if (cursor) {
-    const boundary = terms.map((term, i) => `${params.add(cursor[i])}::${term.type}`);
-    where.push(comparePredicate(terms, boundary, { reversed: backwards }));
-    // The rows at or before the cursor (at or after it for `before`), whether or not its row still exists.
-    const nearSideWhere = allOf([
-      ...filters,
-      comparePredicate(terms, boundary, { reversed: !backwards, inclusive: true }),
-    ]);
-    // A plan made for the values chooses how to find one such row. A kept plan cannot know whether
-    // the cursor is near the start, so it walks the index back from the cursor: the first row it
-    // meets is the answer, since without value filters every row of the company counts.
-    nearSide = spec.reusePlan
-      ? `(SELECT true FROM ${from} WHERE ${nearSideWhere} ORDER BY ${orderByClause(terms, !backwards)} LIMIT 1) IS NOT NULL`
-      : `EXISTS (SELECT 1 FROM ${from} WHERE ${nearSideWhere})`;
-  } else if (offset > 0) {
-    ctes.push(`page_boundary AS MATERIALIZED (
-      SELECT ${terms.map((term, i) => `${term.sql} AS b${i}`).join(', ')} FROM ${from}
-      WHERE ${allOf(filters)} ORDER BY ${orderByClause(terms)}
-      OFFSET ${params.add(offset - 1)}::bigint LIMIT 1)`);
-    where.push(
-      comparePredicate(
-        terms,
-        terms.map((_, i) => `(SELECT b${i} FROM page_boundary)`),
-      ),
-    );
-  }
-  const total = spec.totalSql ? spec.totalSql(params) : `SELECT count(*) FROM ${from} WHERE ${allOf(filters)}`;
-  const limit = `${params.add(spec.limit)}::int`;
-  const order = orderByClause(terms, backwards);
-  const cursorJson = `json_build_array(${terms.map((_, i) => `page_k${i}`).join(', ')})::text`;
-
-  const [figures] = await db.query<PageFigures>(
-    `${ctes.length > 0 ? `WITH ${ctes.join(', ')}` : ''}
-     SELECT coalesce(string_agg(page_item, ',' ORDER BY page_position ${backwards ? 'DESC' : 'ASC'})
-         FILTER (WHERE page_position <= ${limit}), '') AS items,
-       count(*)::int AS fetched,
-       max(${cursorJson}) FILTER (WHERE page_position = 1) AS near_cursor,
-       max(${cursorJson}) FILTER (WHERE page_position = least(${limit}, page_fetched)) AS far_cursor,
-       (${total}) AS total,
-       ${nearSide} AS near_side
-     FROM (
-       SELECT *, count(*) OVER () AS page_fetched FROM (
-         SELECT ${spec.json}::text AS page_item, ${cursorValues(terms)},
-           row_number() OVER (ORDER BY ${order}) AS page_position
-         FROM ${from} WHERE ${allOf(where)}
-         ORDER BY ${order} LIMIT ${limit} + 1
-       ) page_fetched_rows
-     ) page_rows`,
-    params.values,
-    { reusePlan: spec.reusePlan },
-  );
+  const sql = pageStatement(spec, { terms, backwards, cursor, offset, params });
+  const [figures] = await db.query<PageFigures>(sql, params.values, { reusePlan: spec.reusePlan });
   if (!figures) throw new Error('a page statement answered no row');
   return toPage(figures, { backwards, limit: spec.limit, offset, cursor: cursor !== undefined });
-}
-
-/** The conditions ANDed, or TRUE when there are none. */
-function allOf(conditions: string[]): string {
-  return conditions.join(' AND ') || 'TRUE';
-}
-
-/** The row's sort terms as text, `page_k0, page_k1, …`: what its cursor holds. */
-function cursorValues(terms: SortTerm[]): string {
-  return terms.map((term, i) => `${term.sql}::text AS page_k${i}`).join(', ');
 }
 
 function toPage(
@@ -163,22 +78,30 @@ function toPage(
   request: { backwards: boolean; limit: number; offset: number; cursor: boolean },
 ): Page {
   const total = Number(figures.total);
-  const more = Number(figures.fetched) > request.limit;
+  const found = figures.found;
+  // The rows fetched after the cursor's own row, or from the start of a first or offset page.
+  const rows = Number(figures.fetched) - (found ? 1 : 0);
+  const size = Math.min(request.limit, rows);
   // Without a cursor the page is the first one, after `offset` rows.
   const nearSide = request.cursor ? figures.near_side : request.offset > 0 && total > 0;
-  const near = cursorOf(figures.near_cursor);
-  const far = cursorOf(figures.far_cursor);
+  // In the order fetched: positions 1 to `limit`, or 2 to `limit` + 1 after the cursor's own row.
+  const parts = found ? [figures.middle, figures.edge_item] : [figures.first_item, figures.middle];
+  const items = (request.backwards ? parts.reverse() : parts).filter((part) => part !== null && part !== '');
+  const nearCursor = found ? figures.cursor_2 : figures.cursor_1;
+  const farCursor = rows >= request.limit ? (found ? figures.cursor_edge : figures.cursor_limit) : figures.cursor_end;
+  const near = size > 0 ? cursorOf(nearCursor) : undefined;
+  const far = size > 0 ? cursorOf(farCursor) : undefined;
   return {
-    json: `[${figures.items}]`,
+    json: `[${items.join(',')}]`,
     first: request.backwards ? far : near,
     last: request.backwards ? near : far,
-    hasNextPage: request.backwards ? nearSide : more,
-    hasPreviousPage: request.backwards ? more : nearSide,
+    hasNextPage: request.backwards ? nearSide : rows > request.limit,
+    hasPreviousPage: request.backwards ? rows > request.limit : nearSide,
     total,
   };
 }
 
-/** A row's sort values from the JSON array the page statement wrote; none for an empty page. */
+/** A row's sort values from the JSON array the page statement wrote. */
 function cursorOf(json: string | null): string[] | undefined {
   return json === null ? undefined : (JSON.parse(json) as string[]);
 }

@@ -345,3 +345,75 @@ describe(`keyset pagination under concurrent inserts (SEED=${SEED})`, () => {
     });
   }
 });
+
+// A cursor holds its row's sort values. When that row is deleted, or an update moves it elsewhere in
+// the order, the pages either side of the cursor are still the rows either side of those values.
+describe(`keyset pagination from a cursor whose row is gone (SEED=${SEED})`, () => {
+  const filterings: { name: string; filters: { archived?: boolean; name?: string }; keep: (r: Row) => boolean }[] = [
+    { name: 'no filter', filters: {}, keep: () => true },
+    { name: 'archived: false', filters: { archived: false }, keep: () => true },
+    { name: 'name contains "a"', filters: { name: 'a' }, keep: (r) => r.name.toLowerCase().includes('a') },
+  ];
+
+  it('answers the rows after and before the cursor’s values, their neighbours and their cursors', async () => {
+    const company = await newCompany();
+    await insertBatch(company, 40);
+    for (let i = 0; i < 10; i++) await createThroughApi(company);
+    await insertBatch(company, 30);
+    for (let trial = 0; trial < 12; trial++) {
+      const sort: Sort[] = [{ key: pick(KEYS), order: pick(ORDERS) }];
+      const second = pick(KEYS.filter((key) => key !== sort[0]?.key));
+      if (random() < 0.5) sort.push({ key: second, order: pick(ORDERS) });
+      const filtering = pick(filterings);
+      const change = pick(['deleted', 'moved', 'kept'] as const);
+      const label = `${describeSort(sort)}, ${filtering.name}, row ${change} (SEED=${SEED})`;
+      const compare = compareRows(sort);
+      const matching = async () =>
+        (await readRows(company, filtering.filters.archived)).filter(filtering.keep).toSorted(compare);
+
+      const before = await matching();
+      const index = Math.floor(random() * before.length);
+      const row = before[index] as Row;
+      const holding = await fetchPage(company, sort, `&offset=${index}`, filtering.filters);
+      assert.equal(holding.data[0]?.id, row.id, `${label}: the row at offset ${index}`);
+      const cursor = holding.pagination.startCursor as string;
+      if (change === 'deleted') await t.db.query('DELETE FROM accounts WHERE id = $1', [row.id]);
+      if (change === 'moved') {
+        await t.db.query('UPDATE accounts SET name = $2, code = $3, updated_at = now() WHERE id = $1', [
+          row.id,
+          pick(NAMES),
+          randomCode(),
+        ]);
+      }
+      const now = await matching();
+      const after = now.filter((r) => compare(r, row) > 0);
+      const ahead = now.filter((r) => compare(r, row) < 0);
+      const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+
+      const next = await fetchPage(company, sort, `&after=${cursor}`, filtering.filters);
+      assert.deepEqual(ids(next.data), ids(after.slice(0, LIMIT)), `${label}: after`);
+      assert.deepEqual(
+        [next.pagination.hasPreviousPage, next.pagination.hasNextPage],
+        [now.some((r) => compare(r, row) <= 0), after.length > LIMIT],
+        `${label}: after's neighbours`,
+      );
+      const previous = await fetchPage(company, sort, `&before=${cursor}`, filtering.filters);
+      assert.deepEqual(ids(previous.data), ids(ahead.slice(-LIMIT)), `${label}: before`);
+      assert.deepEqual(
+        [previous.pagination.hasPreviousPage, previous.pagination.hasNextPage],
+        [ahead.length > LIMIT, now.some((r) => compare(r, row) >= 0)],
+        `${label}: before's neighbours`,
+      );
+      // The far cursors lead on, also from a page cut short by the end of the rows.
+      if (next.data.length > 0) {
+        const further = await fetchPage(company, sort, `&after=${next.pagination.endCursor}`, filtering.filters);
+        assert.deepEqual(ids(further.data), ids(after.slice(LIMIT, 2 * LIMIT)), `${label}: after the after page`);
+      }
+      if (previous.data.length > 0) {
+        const further = await fetchPage(company, sort, `&before=${previous.pagination.startCursor}`, filtering.filters);
+        const rest = ahead.slice(0, -LIMIT);
+        assert.deepEqual(ids(further.data), ids(rest.slice(-LIMIT)), `${label}: before the before page`);
+      }
+    }
+  });
+});

@@ -498,6 +498,21 @@ describe('search cursors', () => {
     assert.deepEqual(emptyAfterDeleted.data, []);
     assert.equal(emptyAfterDeleted.pagination.hasNextPage, true);
   });
+
+  it('keep to the cursor’s values when its row moves just past them', async () => {
+    const own = await newCompany();
+    await create(own, { name: 'b' });
+    const moving = await create(own, { name: 'a' });
+    const page = await ok(own, '?limit=1');
+    assert.deepEqual(names(page), ['a']);
+    // Renamed, the row keeps its id and now sorts after its old cursor, before b.
+    await t.db.query("UPDATE accounts SET name = 'a2' WHERE id = $1", [moving.id]);
+    const next = await ok(own, `?limit=1&after=${page.pagination.endCursor}`);
+    assert.deepEqual(names(next), ['a2']);
+    assert.deepEqual([next.pagination.hasPreviousPage, next.pagination.hasNextPage], [false, true]);
+    const previous = await ok(own, `?limit=1&before=${page.pagination.startCursor}`);
+    assert.deepEqual([previous.data, previous.pagination.hasNextPage], [[], true]);
+  });
 });
 
 describe('search total', () => {

@@ -1,0 +1,152 @@
+// The one statement that fetches a page (keyset-page.ts).
+//
+// A cursor page's scan starts at the cursor's own row, inclusive. While that row exists (it was
+// neither deleted nor moved by an update of its sort values), it is the first row fetched, and it
+// proves that a row lies on the near side of the page, so the statement needs no second look into
+// the index for hasPreviousPage (hasNextPage for `before`); only when the row is gone does it look.
+// Which rows form the page is then known only after the first one: the rows at positions 2 to
+// `limit` are aggregated as they come, and those at 1 and `limit` + 1 apart, for the page to take
+// one or the other (docs/decisions/pagination.md).
+import { comparePredicate, orderByClause, type SortTerm } from './keyset.ts';
+import type { PageQuerySpec } from './keyset-page.ts';
+import type { SqlParams } from './sql-params.ts';
+
+/** The one row a page statement answers. */
+export interface PageFigures {
+  /** The JSON of the rows fetched at positions 2 to `limit`, comma-separated, in page order. */
+  middle: string;
+  /** The JSON of the rows fetched at positions 1 and `limit` + 1. */
+  first_item: string | null;
+  edge_item: string | null;
+  fetched: number;
+  /** The sort values (a JSON array of text) of the rows at positions 1, 2, `limit` and `limit` + 1. */
+  cursor_1: string | null;
+  cursor_2: string | null;
+  cursor_limit: string | null;
+  cursor_edge: string | null;
+  /** The last fetched row's sort values, when the scan ran out before `limit` rows of the page. */
+  cursor_end: string | null;
+  /** Whether the first row fetched is the cursor's own. */
+  found: boolean;
+  total: string | number;
+  near_side: boolean;
+}
+
+export interface PageStatementRequest {
+  terms: SortTerm[];
+  backwards: boolean;
+  cursor?: string[];
+  offset: number;
+  params: SqlParams;
+}
+
+/** The SQL of the page `spec` asks for, its values added to `params`. */
+export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest): string {
+  const { terms, backwards, cursor, offset, params } = request;
+  const ctes: string[] = [];
+  let from = spec.from;
+  let filters = spec.filter(params);
+  if (spec.matchesFirst) {
+    ctes.push(`page_matches AS MATERIALIZED (SELECT * FROM ${from} WHERE ${allOf(filters)})`);
+    from = 'page_matches';
+    filters = [];
+  }
+  const where = [...filters];
+  let found = 'false';
+  let nearSide = 'false';
+  if (cursor) {
+    const boundary = terms.map((term, i) => `${params.add(cursor[i])}::${term.type}`);
+    where.push(comparePredicate(terms, boundary, { reversed: backwards, inclusive: true }));
+    found = `coalesce(bool_or(${terms.map((_, i) => `page_s${i} = ${boundary[i]}`).join(' AND ')})
+      FILTER (WHERE page_position = 1), false)`;
+    nearSide = nearSideProbe(spec, { from, filters, terms, boundary, backwards });
+  } else if (offset > 0) {
+    ctes.push(`page_boundary AS MATERIALIZED (
+      SELECT ${terms.map((term, i) => `${term.sql} AS b${i}`).join(', ')} FROM ${from}
+      WHERE ${allOf(filters)} ORDER BY ${orderByClause(terms)}
+      OFFSET ${params.add(offset - 1)}::bigint LIMIT 1)`);
+    where.push(
+      comparePredicate(
+        terms,
+        terms.map((_, i) => `(SELECT b${i} FROM page_boundary)`),
+      ),
+    );
+  }
+  const total = spec.totalSql ? spec.totalSql(params) : `SELECT count(*) FROM ${from} WHERE ${allOf(filters)}`;
+  const limit = `${params.add(spec.limit)}::int`;
+  const order = orderByClause(terms, backwards);
+  // Written only for the rows whose sort values are read, not for every row fetched.
+  const cursorAt = (position: string) =>
+    `max(${jsonOfText(terms.map((_, i) => `page_s${i}`))}) FILTER (WHERE page_position = ${position})`;
+  const skipped = `(CASE WHEN ${found} THEN 1 ELSE 0 END)`;
+
+  return `${ctes.length > 0 ? `WITH ${ctes.join(', ')}` : ''}
+    SELECT coalesce(string_agg(page_item, ',' ORDER BY ${pageOrder(terms, backwards)})
+        FILTER (WHERE page_position BETWEEN 2 AND ${limit}), '') AS middle,
+      max(page_item) FILTER (WHERE page_position = 1) AS first_item,
+      max(page_item) FILTER (WHERE page_position = ${limit} + 1) AS edge_item,
+      count(*)::int AS fetched,
+      ${cursorAt('1')} AS cursor_1,
+      ${cursorAt('2')} AS cursor_2,
+      ${cursorAt(limit)} AS cursor_limit,
+      ${cursorAt(`${limit} + 1`)} AS cursor_edge,
+      CASE WHEN count(*) > ${skipped} AND count(*) < ${limit} + ${skipped} THEN
+        (SELECT ${jsonOfText(terms.map((term) => term.sql))} FROM ${from} WHERE ${allOf(where)}
+         ORDER BY ${orderByClause(terms, !backwards)} LIMIT 1)
+      END AS cursor_end,
+      ${found} AS found,
+      (${total}) AS total,
+      CASE WHEN ${found} THEN true ELSE ${nearSide} END AS near_side
+    FROM (
+      SELECT ${spec.json}::text AS page_item, ${terms.map((term, i) => `${term.sql} AS page_s${i}`).join(', ')},
+        row_number() OVER (ORDER BY ${order}) AS page_position
+      FROM ${from} WHERE ${allOf(where)}
+      ORDER BY ${order} LIMIT ${limit} + ${cursor ? 2 : 1}
+    ) page_rows`;
+}
+
+/**
+ * Whether a row lies at or before the cursor (at or after it for `before`), asked only when the
+ * cursor's row is gone. A plan made for the values chooses how to find one such row. A kept plan
+ * cannot know whether the cursor is near the start, so it walks the index back from the cursor:
+ * the first row it meets is the answer, since without value filters every row of the company counts.
+ */
+function nearSideProbe(
+  spec: PageQuerySpec,
+  {
+    from,
+    filters,
+    terms,
+    boundary,
+    backwards,
+  }: { from: string; filters: string[]; terms: SortTerm[]; boundary: string[]; backwards: boolean },
+): string {
+  const nearSideWhere = allOf([
+    ...filters,
+    comparePredicate(terms, boundary, { reversed: !backwards, inclusive: true }),
+  ]);
+  return spec.reusePlan
+    ? `(SELECT true FROM ${from} WHERE ${nearSideWhere} ORDER BY ${orderByClause(terms, !backwards)} LIMIT 1) IS NOT NULL`
+    : `EXISTS (SELECT 1 FROM ${from} WHERE ${nearSideWhere})`;
+}
+
+/**
+ * The order of the page's rows in its JSON. After a cursor (and on first and offset pages) it is
+ * the scan's own order, written as the sort values the scan is ordered by, so that the planner sees
+ * the rows arrive sorted and does not sort them again (PostgreSQL 16 and later; ordered by the row
+ * numbers, every page paid a sort of its rows). Before a cursor the scan runs backwards.
+ */
+function pageOrder(terms: SortTerm[], backwards: boolean): string {
+  if (backwards) return 'page_position DESC';
+  return terms.map((term, i) => `page_s${i} ${term.descending ? 'DESC' : 'ASC'}`).join(', ');
+}
+
+/** A JSON array of the values as text: what a cursor holds. */
+function jsonOfText(values: string[]): string {
+  return `json_build_array(${values.map((value) => `${value}::text`).join(', ')})::text`;
+}
+
+/** The conditions ANDed, or TRUE when there are none. */
+function allOf(conditions: string[]): string {
+  return conditions.join(' AND ') || 'TRUE';
+}
