@@ -78,31 +78,34 @@ export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest
   // Written only for the rows whose sort values are read, not for every row fetched.
   const cursorAt = (position: string) =>
     `max(${jsonOfText(terms.map((_, i) => `page_s${i}`))}) FILTER (WHERE page_position = ${position})`;
-  const skipped = `(CASE WHEN ${found} THEN 1 ELSE 0 END)`;
 
+  // The outer level reads the aggregates' row, and runs each subquery only when its CASE needs it.
   return `${ctes.length > 0 ? `WITH ${ctes.join(', ')}` : ''}
-    SELECT coalesce(string_agg(page_item, ',' ORDER BY ${pageOrder(terms, backwards)})
-        FILTER (WHERE page_position BETWEEN 2 AND ${limit}), '') AS middle,
-      max(page_item) FILTER (WHERE page_position = 1) AS first_item,
-      max(page_item) FILTER (WHERE page_position = ${limit} + 1) AS edge_item,
-      count(*)::int AS fetched,
-      ${cursorAt('1')} AS cursor_1,
-      ${cursorAt('2')} AS cursor_2,
-      ${cursorAt(limit)} AS cursor_limit,
-      ${cursorAt(`${limit} + 1`)} AS cursor_edge,
-      CASE WHEN count(*) > ${skipped} AND count(*) < ${limit} + ${skipped} THEN
+    SELECT page.*,
+      CASE WHEN fetched > found::int AND fetched < ${limit} + found::int THEN
         (SELECT ${jsonOfText(terms.map((term) => term.sql))} FROM ${from} WHERE ${allOf(where)}
          ORDER BY ${orderByClause(terms, !backwards)} LIMIT 1)
       END AS cursor_end,
-      ${found} AS found,
-      (${total}) AS total,
-      CASE WHEN ${found} THEN true ELSE ${nearSide} END AS near_side
+      CASE WHEN found THEN true ELSE ${nearSide} END AS near_side
     FROM (
-      SELECT ${spec.json}::text AS page_item, ${terms.map((term, i) => `${term.sql} AS page_s${i}`).join(', ')},
-        row_number() OVER (ORDER BY ${order}) AS page_position
-      FROM ${from} WHERE ${allOf(where)}
-      ORDER BY ${order} LIMIT ${limit} + ${cursor ? 2 : 1}
-    ) page_rows`;
+      SELECT coalesce(string_agg(page_item, ',' ORDER BY ${pageOrder(terms, backwards)})
+          FILTER (WHERE page_position BETWEEN 2 AND ${limit}), '') AS middle,
+        max(page_item) FILTER (WHERE page_position = 1) AS first_item,
+        max(page_item) FILTER (WHERE page_position = ${limit} + 1) AS edge_item,
+        count(*)::int AS fetched,
+        ${cursorAt('1')} AS cursor_1,
+        ${cursorAt('2')} AS cursor_2,
+        ${cursorAt(limit)} AS cursor_limit,
+        ${cursorAt(`${limit} + 1`)} AS cursor_edge,
+        ${found} AS found,
+        (${total}) AS total
+      FROM (
+        SELECT ${spec.json}::text AS page_item, ${terms.map((term, i) => `${term.sql} AS page_s${i}`).join(', ')},
+          row_number() OVER (ORDER BY ${order}) AS page_position
+        FROM ${from} WHERE ${allOf(where)}
+        ORDER BY ${order} LIMIT ${limit} + ${cursor ? 2 : 1}
+      ) page_rows
+    ) page`;
 }
 
 /**
