@@ -137,7 +137,8 @@ function nearSideProbe(
  * The order of the page's rows in its JSON. After a cursor (and on first and offset pages) it is
  * the scan's own order, written as the sort values the scan is ordered by, so that the planner sees
  * the rows arrive sorted and does not sort them again (PostgreSQL 16 and later; ordered by the row
- * numbers, every page paid a sort of its rows). Before a cursor the scan runs backwards.
+ * numbers, every page paid a sort of its rows). Before a cursor the scan runs backwards, so the
+ * rows are sorted back by their numbers.
  */
 function pageOrder(terms: SortTerm[], backwards: boolean): string {
   if (backwards) return 'page_position DESC';
