@@ -76,8 +76,8 @@ export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest
   const limit = `${params.add(spec.limit)}::int`;
   const order = orderByClause(terms, backwards);
   // Written only for the rows whose sort values are read, not for every row fetched.
-  const cursorAt = (position: string) =>
-    `max(${jsonOfText(terms.map((_, i) => `page_s${i}`))}) FILTER (WHERE page_position = ${position})`;
+  const rowCursor = jsonOfText(terms.map((_, i) => `page_s${i}`));
+  const cursorAt = (position: string) => `max(${rowCursor}) FILTER (WHERE page_position = ${position})`;
 
   // The outer level reads the aggregates' row, and runs each subquery only when its CASE needs it.
   return `${ctes.length > 0 ? `WITH ${ctes.join(', ')}` : ''}
