@@ -7,6 +7,7 @@
 // Which rows form the page is then known only after the first one: the rows at positions 2 to
 // `limit` are aggregated as they come, and those at 1 and `limit` + 1 apart, for the page to take
 // one or the other (docs/decisions/pagination.md).
+import { LRUCache } from 'lru-cache';
 import { comparePredicate, orderByClause, type SortTerm } from './keyset.ts';
 import type { PageQuerySpec } from './keyset-page.ts';
 import type { SqlParams } from './sql-params.ts';
@@ -43,9 +44,67 @@ export interface PageStatementRequest {
 /** The SQL of the page `spec` asks for, its values added to `params`. */
 export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest): string {
   const { terms, backwards, cursor, offset, params } = request;
+  // The values first, in a fixed order: the text then depends only on the page's shape, so it is
+  // written once per shape and kept. Writing it cost more than the rest of a page's JavaScript, and
+  // a kept string's hash is kept too, which the statement-name lookup reads (docs/performance.md).
+  const placeholders: Placeholders = {
+    filters: spec.filter(params),
+    boundary: cursor?.map((value, i) => `${params.add(value)}::${terms[i]?.type}`),
+    offset: !cursor && offset > 0 ? params.add(offset - 1) : undefined,
+    total: spec.totalSql?.(params),
+    limit: `${params.add(spec.limit)}::int`,
+  };
+  const shape = shapeKey(spec, terms, backwards, placeholders);
+  let sql = statementsByShape.get(shape);
+  if (sql === undefined) {
+    sql = writeStatement(spec, terms, backwards, placeholders);
+    statementsByShape.set(shape, sql);
+  }
+  return sql;
+}
+
+/** The placeholders of a page statement's values, and the SQL that holds some of them. */
+interface Placeholders {
+  filters: string[];
+  boundary: string[] | undefined;
+  offset: string | undefined;
+  total: string | undefined;
+  limit: string;
+}
+
+// Shapes are few in practice (resource, filters present, sort, direction), but a client choosing
+// sorts freely could make many: the least recently used are dropped.
+const statementsByShape = new LRUCache<string, string>({ max: 1000 });
+
+/** Everything the statement's text depends on, and nothing it does not (no values). */
+function shapeKey(spec: PageQuerySpec, terms: SortTerm[], backwards: boolean, placeholders: Placeholders): string {
+  const { filters, boundary, offset, total, limit } = placeholders;
+  const sort = terms.map((term) => `${term.sql} ${term.type} ${term.descending}`).join(',');
+  return [
+    spec.json,
+    spec.from,
+    filters.join(' AND '),
+    sort,
+    backwards,
+    boundary?.join(',') ?? '',
+    offset ?? '',
+    total ?? '',
+    limit,
+    spec.matchesFirst === true,
+    spec.reusePlan === true,
+  ].join('\u0001');
+}
+
+function writeStatement(
+  spec: PageQuerySpec,
+  terms: SortTerm[],
+  backwards: boolean,
+  placeholders: Placeholders,
+): string {
+  const { boundary, limit } = placeholders;
   const ctes: string[] = [];
   let from = spec.from;
-  let filters = spec.filter(params);
+  let filters = placeholders.filters;
   if (spec.matchesFirst) {
     ctes.push(`page_matches AS MATERIALIZED (SELECT * FROM ${from} WHERE ${allOf(filters)})`);
     from = 'page_matches';
@@ -54,17 +113,16 @@ export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest
   const where = [...filters];
   let found = 'false';
   let nearSide = 'false';
-  if (cursor) {
-    const boundary = terms.map((term, i) => `${params.add(cursor[i])}::${term.type}`);
+  if (boundary) {
     where.push(comparePredicate(terms, boundary, { reversed: backwards, inclusive: true }));
     found = `coalesce(bool_or(${terms.map((_, i) => `page_s${i} = ${boundary[i]}`).join(' AND ')})
       FILTER (WHERE page_position = 1), false)`;
     nearSide = nearSideProbe(spec, { from, filters, terms, boundary, backwards });
-  } else if (offset > 0) {
+  } else if (placeholders.offset !== undefined) {
     ctes.push(`page_boundary AS MATERIALIZED (
       SELECT ${terms.map((term, i) => `${term.sql} AS b${i}`).join(', ')} FROM ${from}
       WHERE ${allOf(filters)} ORDER BY ${orderByClause(terms)}
-      OFFSET ${params.add(offset - 1)}::bigint LIMIT 1)`);
+      OFFSET ${placeholders.offset}::bigint LIMIT 1)`);
     where.push(
       comparePredicate(
         terms,
@@ -72,8 +130,7 @@ export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest
       ),
     );
   }
-  const total = spec.totalSql ? spec.totalSql(params) : `SELECT count(*) FROM ${from} WHERE ${allOf(filters)}`;
-  const limit = `${params.add(spec.limit)}::int`;
+  const total = placeholders.total ?? `SELECT count(*) FROM ${from} WHERE ${allOf(filters)}`;
   const order = orderByClause(terms, backwards);
   // Written only for the rows whose sort values are read, not for every row fetched.
   const rowCursor = jsonOfText(terms.map((_, i) => `page_s${i}`));
@@ -103,7 +160,7 @@ export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest
         SELECT ${spec.json}::text AS page_item, ${terms.map((term, i) => `${term.sql} AS page_s${i}`).join(', ')},
           row_number() OVER (ORDER BY ${order}) AS page_position
         FROM ${from} WHERE ${allOf(where)}
-        ORDER BY ${order} LIMIT ${limit} + ${cursor ? 2 : 1}
+        ORDER BY ${order} LIMIT ${limit} + ${boundary ? 2 : 1}
       ) page_rows
     ) page`;
 }
