@@ -49,7 +49,7 @@ export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest
   // a kept string's hash is kept too, which the statement-name lookup reads (docs/performance.md).
   const placeholders: Placeholders = {
     filters: spec.filter(params),
-    boundary: cursor?.map((value, i) => `${params.add(value)}::${terms[i]?.type}`),
+    boundary: cursor && terms.map((term, i) => `${params.add(cursor[i])}::${term.type}`),
     offset: !cursor && offset > 0 ? params.add(offset - 1) : undefined,
     total: spec.totalSql?.(params),
     limit: `${params.add(spec.limit)}::int`,
