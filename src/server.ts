@@ -18,7 +18,7 @@ import { registerExportJobRoutes } from './export-jobs/routes.ts';
 import type { App, RouteDeps } from './http/app.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
-import { registerNotFoundHandler } from './http/not-found.ts';
+import { type RouterOptions, registerNotFoundHandler } from './http/not-found.ts';
 import { type RateLimitSettings, registerRateLimits } from './http/rate-limit.ts';
 import { registerValidators } from './http/validation.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
@@ -46,6 +46,9 @@ export interface ServerOptions {
 }
 
 const BODY_LIMIT = 1024 * 1024;
+// `/v1-beta/accounts/` is `/v1-beta/accounts`. The 404/405 handler's mirror of the routes reads the
+// same options, so that it never finds a route Fastify did not.
+const ROUTER_OPTIONS: RouterOptions = { ignoreTrailingSlash: true };
 // A client may pass its own request id for tracing; anything that is not a plain token is replaced.
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -58,7 +61,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: ROUTER_OPTIONS,
     // One log line per request, written when it completes (below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     ajv: { customOptions: { strict: false } },
@@ -88,7 +91,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   app.removeContentTypeParser('text/plain');
   registerValidators(app);
   registerErrorHandler(app);
-  registerNotFoundHandler(app);
+  registerNotFoundHandler(app, ROUTER_OPTIONS);
 
   await app.register(swagger, {
     openapi: {

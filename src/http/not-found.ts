@@ -3,13 +3,21 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { sendProblem } from './error-handler.ts';
 import { ApiError } from './problem.ts';
 
+/** The options of Fastify's router that decide which paths match. */
+export interface RouterOptions {
+  ignoreTrailingSlash?: boolean;
+  ignoreDuplicateSlashes?: boolean;
+  caseSensitive?: boolean;
+}
+
 /**
  * Unknown paths answer 404 ROUTE_NOT_FOUND; a known path with another method answers 405 with an
  * Allow header. Fastify's router answers 404 for both, so the routes are mirrored here to tell them
- * apart.
+ * apart. `routerOptions` must be Fastify's own: with other options the mirror could match a path
+ * Fastify did not, such as `/v1-beta/accounts/` (a trailing slash ignored) as `/v1-beta/accounts/:accountId`.
  */
-export function registerNotFoundHandler(app: FastifyInstance): void {
-  const known = FindMyWay();
+export function registerNotFoundHandler(app: FastifyInstance, routerOptions: RouterOptions): void {
+  const known = FindMyWay(routerOptions);
   const noop = () => {};
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {

@@ -308,6 +308,19 @@ describe('routing', () => {
     assert.equal(wrongMethod.headers.allow, 'GET, PUT, DELETE');
   });
 
+  it('routes a trailing slash as the path without it, in 405s too', async () => {
+    // `/v1-beta/accounts/` is the create route's path, not an account with an empty id.
+    const noId = await t.request('GET', '/v1-beta/accounts/', { token });
+    assert.equal(noId.status, 405);
+    assert.equal(noId.headers.allow, 'POST');
+    assert.equal(noId.body.detail, 'GET is not allowed on /v1-beta/accounts/; use POST');
+    const created = await t.request('POST', '/v1-beta/accounts/', { token, body: newAccount() });
+    assert.equal(created.status, 201);
+    const unknown = await t.request('GET', '/v1-beta/tax-codes/', { token });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.type, 'ROUTE_NOT_FOUND');
+  });
+
   it('echoes a request id in x-request-id and in problem bodies', async () => {
     const response = await t.request('GET', `/v1-beta/accounts/${randomUUID()}`, {
       token,
