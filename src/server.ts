@@ -17,7 +17,8 @@ import type { Database } from './db/database.ts';
 import { registerExportJobRoutes } from './export-jobs/routes.ts';
 import type { App, RouteDeps } from './http/app.ts';
 import { registerAuthentication } from './http/authenticate.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
+import { answerRouterError, registerErrorHandler } from './http/error-handler.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { type RouterOptions, registerNotFoundHandler } from './http/not-found.ts';
 import { type RateLimitSettings, registerRateLimits } from './http/rate-limit.ts';
 import { registerValidators } from './http/validation.ts';
@@ -62,6 +63,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: ROUTER_OPTIONS,
+    frameworkErrors: answerRouterError,
     // One log line per request, written when it completes (below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     ajv: { customOptions: { strict: false } },
@@ -89,6 +91,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     });
   // Bodies are JSON only: anything else is 415, rather than Fastify's default text parser.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   registerValidators(app);
   registerErrorHandler(app);
   registerNotFoundHandler(app, ROUTER_OPTIONS);

@@ -17,7 +17,9 @@ const Amount = Type.String({
   examples: ['-12.50'],
 });
 const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code', examples: ['EUR'] });
-const EntryDate = (description: string) => Type.String({ format: 'date', description, examples: ['2026-11-22'] });
+// PostgreSQL's calendar has no year 0 (1 BC comes before AD 1), which the date format admits.
+const EntryDate = (description: string) =>
+  Type.String({ format: 'date', formatMinimum: '0001-01-01', description, examples: ['2026-11-22'] });
 
 export const AccountingEntrySchema = Type.Object(
   {

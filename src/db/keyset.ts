@@ -65,7 +65,8 @@ export function orderByClause(terms: SortTerm[], reversed = false): string {
 // What `<term>::text` prints for each type (DateStyle ISO), so that a cursor's values are checked
 // before the database casts them back: a value it cannot cast would otherwise fail the query.
 const DATE = String.raw`(\d{4})-(\d{2})-(\d{2})`;
-const TIME = String.raw`([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}`;
+// PostgreSQL refuses a zone offset past 15:59:59.
+const TIME = String.raw`([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-](0\d|1[0-5])(:[0-5]\d){0,2}`;
 const VALUE_FORMATS: Record<SortTerm['type'], RegExp> = {
   // Any text but NUL, which PostgreSQL text cannot hold.
   text: /^[^\0]*$/,

@@ -25,6 +25,19 @@ export function registerErrorHandler(app: FastifyInstance): void {
   );
 }
 
+/**
+ * Errors Fastify's router meets before any hook runs, which it would answer as plain JSON: a path
+ * that is not valid percent-encoding, and a path parameter over 100 characters (no id is that long).
+ */
+export function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  const detail =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path parameter is longer than 100 characters'
+      : 'The path is not valid percent-encoded UTF-8';
+  sendProblem(request, reply, validationError([{ path: '/', message: detail, in: 'path' }], detail));
+}
+
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.status === 401) reply.header('www-authenticate', 'Bearer');
   return reply.status(error.status).type(PROBLEM_CONTENT_TYPE).send(toProblem(error, request.id));

@@ -16,7 +16,14 @@ export function pageQueryProperties(sortKeys: readonly string[]) {
     after: Type.Optional(
       Type.String({ description: 'Cursor: the rows strictly after it. Not with before or offset.' }),
     ),
-    offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip. Not with before or after.' })),
+    // Past 2^53 - 1 a number is no longer exact in JSON or JavaScript; no result holds that many rows.
+    offset: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'Rows to skip, at most 2^53 - 1. Not with before or after.',
+      }),
+    ),
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Page size' }),
     ),

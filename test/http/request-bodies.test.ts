@@ -1,0 +1,177 @@
+// Client mistakes that reached the database or JSON.stringify before being caught, answered 500 or
+// stored something other than what was sent: each is now a 400 (or 415) that changes nothing.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { fitsTerms } from '../../src/db/keyset.ts';
+import { MAX_JSON_DEPTH } from '../../src/http/json-body.ts';
+import { startTestApp, type TestApp } from '../support/harness.ts';
+
+let t: TestApp;
+const company = randomUUID();
+let token: string;
+
+before(async () => {
+  t = await startTestApp();
+  token = await t.token({ companies: [company] });
+});
+after(() => t.close());
+
+const newAccount = (fields: Record<string, unknown> = {}) => ({
+  companyId: company,
+  externalId: `ext-${randomUUID()}`,
+  name: 'Bank charges',
+  archived: false,
+  ...fields,
+});
+
+/** POSTs `text` as it is, so that escapes such as \ud800 reach the server unchanged. */
+const postText = (text: string | Buffer, contentType = 'application/json') =>
+  t.request('POST', '/v1-beta/accounts', { token, body: text, headers: { 'content-type': contentType } });
+
+/** Whether an account with `externalId` exists: a create of it answers 201 only if none does. */
+async function wasStored(externalId: string): Promise<boolean> {
+  const response = await t.request('POST', '/v1-beta/accounts', { token, body: newAccount({ externalId }) });
+  return response.status !== 201;
+}
+
+const paths = (body: { errors: { path: string }[] }) => body.errors.map((e) => e.path).sort();
+
+describe('JSON request bodies', () => {
+  it('refuses lone surrogates in values and keys with 400, naming each field', async () => {
+    const body = newAccount({ name: '\ud800', metadata: { note: 'a\udc00b', '\ud801': 1 } });
+    // JSON.stringify writes a lone surrogate as its \u escape, as a client would send it.
+    const response = await postText(JSON.stringify(body));
+    assert.equal(response.status, 400, response.text);
+    assert.equal(response.body.type, 'VALIDATION_FAILED');
+    assert.deepEqual(paths(response.body), ['/metadata/note', '/metadata/\ud801', '/name']);
+    assert.equal(await wasStored(body.externalId as string), false);
+  });
+
+  it('refuses numbers beyond a double, and reads -0 as 0 so that a replay is a replay', async () => {
+    const externalId = `ext-${randomUUID()}`;
+    const huge = await postText(
+      `{"companyId":"${company}","externalId":"${externalId}","name":"n","archived":false,"metadata":{"a":1e400}}`,
+    );
+    assert.equal(huge.status, 400, huge.text);
+    assert.deepEqual(paths(huge.body), ['/metadata/a']);
+    assert.equal(await wasStored(externalId), false);
+
+    const negativeZero = `{"companyId":"${company}","externalId":"ext-${randomUUID()}","name":"n","archived":false,"metadata":{"a":-0,"b":[-0]}}`;
+    const created = await postText(negativeZero);
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.body.data.metadata, { a: 0, b: [0] });
+    const replay = await postText(negativeZero);
+    assert.equal(replay.status, 200, replay.text);
+    assert.equal(replay.body.data.id, created.body.data.id);
+  });
+
+  it(`refuses nesting deeper than ${MAX_JSON_DEPTH} levels with 400, and takes it up to there`, async () => {
+    const nested = (levels: number) => {
+      let value: unknown = 1;
+      for (let i = 0; i < levels; i++) value = [value];
+      return value;
+    };
+    // The body is one level and metadata another: metadata may nest MAX_JSON_DEPTH - 2 more.
+    const deepest = await t.request('POST', '/v1-beta/accounts', {
+      token,
+      body: newAccount({ metadata: { a: nested(MAX_JSON_DEPTH - 2) } }),
+    });
+    assert.equal(deepest.status, 201, deepest.text);
+    const body = newAccount({ metadata: { a: nested(3000) } });
+    const tooDeep = await t.request('POST', '/v1-beta/accounts', { token, body });
+    assert.equal(tooDeep.status, 400, tooDeep.text);
+    assert.equal(tooDeep.body.type, 'VALIDATION_FAILED');
+    assert.match(tooDeep.body.errors[0].message, /nests deeper than/);
+    assert.equal(await wasStored(body.externalId), false);
+  });
+
+  it('refuses a __proto__ key with 400 naming it, and takes constructor.prototype as data', async () => {
+    const externalId = `ext-${randomUUID()}`;
+    const proto = await postText(
+      `{"companyId":"${company}","externalId":"${externalId}","name":"n","archived":false,"metadata":{"__proto__":{"a":1}}}`,
+    );
+    assert.equal(proto.status, 400, proto.text);
+    assert.deepEqual(paths(proto.body), ['/metadata/__proto__']);
+    assert.equal(await wasStored(externalId), false);
+    const metadata = { constructor: { prototype: { a: 1 } } };
+    const created = await t.request('POST', '/v1-beta/accounts', { token, body: newAccount({ metadata }) });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.body.data.metadata, metadata);
+  });
+
+  it('answers 415 for a charset other than UTF-8, and 400 for bytes that are not UTF-8', async () => {
+    const externalId = `ext-${randomUUID()}`;
+    const latin1 = Buffer.from(JSON.stringify(newAccount({ externalId, name: 'café' })), 'latin1');
+    const declared = await postText(latin1, 'application/json; charset=latin1');
+    assert.equal(declared.status, 415, declared.text);
+    assert.equal(declared.body.type, 'UNSUPPORTED_MEDIA_TYPE');
+    const undeclared = await postText(latin1, 'application/json');
+    assert.equal(undeclared.status, 400, undeclared.text);
+    assert.equal(undeclared.body.type, 'MALFORMED_JSON');
+    assert.match(undeclared.body.detail, /UTF-8/);
+    assert.equal(await wasStored(externalId), false);
+    const quoted = await postText(JSON.stringify(newAccount({ name: 'café' })), 'application/json; charset="UTF-8"');
+    assert.equal(quoted.status, 201, quoted.text);
+    assert.equal(quoted.body.data.name, 'café');
+  });
+});
+
+describe('paths and query strings', () => {
+  it('answers 400 problem+json for a path that is not valid percent-encoding or too long', async () => {
+    for (const url of ['/v1-beta/accounts/%ZZ', '/v1-beta/accounts/%C0%AF', `/v1-beta/accounts/${'a'.repeat(101)}`]) {
+      const response = await t.request('GET', url, { token, headers: { 'x-request-id': 'bad-path' } });
+      assert.equal(response.status, 400, `${url}: ${response.text}`);
+      assert.match(String(response.headers['content-type']), /^application\/problem\+json/);
+      assert.equal(response.body.type, 'VALIDATION_FAILED');
+      assert.equal(response.body.requestId, 'bad-path');
+      assert.equal(response.headers['x-request-id'], 'bad-path');
+    }
+  });
+
+  it('answers 400 for an offset past 2^53 - 1, and an empty page up to it', async () => {
+    const search = (offset: string) =>
+      t.request('POST', `/v1-beta/accounts:search?offset=${offset}`, { token, body: { companyId: company } });
+    for (const offset of ['9223372036854775807', '1e20', String(Number.MAX_SAFE_INTEGER + 1)]) {
+      const response = await search(offset);
+      assert.equal(response.status, 400, `${offset}: ${response.text}`);
+      assert.equal(response.body.type, 'VALIDATION_FAILED');
+    }
+    const last = await search(String(Number.MAX_SAFE_INTEGER));
+    assert.equal(last.status, 200, last.text);
+    assert.deepEqual(last.body.data, []);
+  });
+});
+
+describe('values the database cannot take', () => {
+  it('answers 400 for an accounting entry dated in year 0, which PostgreSQL has not', async () => {
+    const account = await t.request('POST', '/v1-beta/accounts', { token, body: newAccount() });
+    const entry = { companyId: company, accountId: account.body.data.id, amount: '1', currency: 'EUR' };
+    const yearZero = await t.request('POST', '/v1-beta/accounting-entries', {
+      token,
+      body: { ...entry, date: '0000-12-31' },
+    });
+    assert.equal(yearZero.status, 400, yearZero.text);
+    assert.deepEqual(paths(yearZero.body), ['/date']);
+    const search = await t.request('POST', '/v1-beta/accounting-entries:search', {
+      token,
+      body: { companyId: company, dateFrom: '0000-01-01' },
+    });
+    assert.equal(search.status, 400, search.text);
+    const yearOne = await t.request('POST', '/v1-beta/accounting-entries', {
+      token,
+      body: { ...entry, date: '0001-01-01' },
+    });
+    assert.equal(yearOne.status, 201, yearOne.text);
+  });
+
+  it("refuses a cursor's time-zone offset that PostgreSQL refuses (past 15:59:59)", () => {
+    const terms = [{ sql: 'created_at', type: 'timestamptz' as const, descending: false }];
+    for (const value of ['2026-01-01 00:00:00+99', '2026-01-01 00:00:00+16', '2026-01-01 00:00:00+00:99']) {
+      assert.equal(fitsTerms(terms, [value]), false, value);
+    }
+    for (const value of ['2026-01-01 00:00:00+00', '2026-01-01 00:00:00.5-15:59:59']) {
+      assert.equal(fitsTerms(terms, [value]), true, value);
+    }
+  });
+});
