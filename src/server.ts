@@ -17,7 +17,7 @@ import type { Database } from './db/database.ts';
 import { registerExportJobRoutes } from './export-jobs/routes.ts';
 import type { App, RouteDeps } from './http/app.ts';
 import { registerAuthentication } from './http/authenticate.ts';
-import { answerRouterError, registerErrorHandler } from './http/error-handler.ts';
+import { answerClientError, answerRouterError, registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { type RouterOptions, registerNotFoundHandler } from './http/not-found.ts';
 import { type RateLimitSettings, registerRateLimits } from './http/rate-limit.ts';
@@ -64,6 +64,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     },
     routerOptions: ROUTER_OPTIONS,
     frameworkErrors: answerRouterError,
+    clientErrorHandler: answerClientError,
     // One log line per request, written when it completes (below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     ajv: { customOptions: { strict: false } },

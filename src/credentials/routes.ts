@@ -1,8 +1,11 @@
 // POST /oauth/token (RFC 6749 §4.4, client credentials) and GET /.well-known/jwks.json.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { SCOPES } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
 import type { App } from '../http/app.ts';
+import { answerError, toApiError } from '../http/error-handler.ts';
+import { ApiError } from '../http/problem.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { ProblemSchema } from '../http/schemas.ts';
 import { authenticateClient, issueToken, type TokenIssuer } from './operations.ts';
@@ -77,6 +80,7 @@ export async function registerOAuthRoutes(app: App, { db, issuer, limiter }: OAu
 
   // Its own scope, so that form bodies are accepted here and nowhere else.
   await app.register(async (oauth) => {
+    oauth.setErrorHandler(answerTokenRequestError);
     oauth.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: FORM_LIMIT },
@@ -139,6 +143,28 @@ export async function registerOAuthRoutes(app: App, { db, issuer, limiter }: OAu
       },
     );
   });
+}
+
+/**
+ * A body the parsers refused, in the token endpoint's terms: a malformed or invalid one is RFC 6749's
+ * `invalid_request` (its 400 has no problem+json), and the size and type refusals name this
+ * endpoint's limits. Anything else is answered as on every route.
+ */
+function answerTokenRequestError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const apiError = toApiError(error);
+  if (apiError.status === 400) {
+    reply.header('cache-control', 'no-store');
+    return reply.status(400).send({ error: 'invalid_request', error_description: apiError.message });
+  }
+  if (apiError.type === 'PAYLOAD_TOO_LARGE') {
+    const detail = `The request body is too large: a form at most ${FORM_LIMIT / 1024} KiB, JSON at most 1 MiB`;
+    return answerError(error, request, reply, new ApiError('PAYLOAD_TOO_LARGE', detail));
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const detail = 'Send the body as application/x-www-form-urlencoded (or application/json)';
+    return answerError(error, request, reply, new ApiError('UNSUPPORTED_MEDIA_TYPE', detail));
+  }
+  return answerError(error, request, reply, apiError);
 }
 
 /** The form as a map; a parameter sent twice is an error (RFC 6749 §3.2), reported by the handler. */

@@ -4,7 +4,7 @@
 import Type, { type Static } from 'typebox';
 import { pageQueryProperties } from '../http/pagination/page-request.ts';
 import { PageInfoSchema } from '../http/pagination/page-response.ts';
-import { DataEnvelope, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import { DataEnvelope, Nullable, Timestamp, TimestampInput, Uuid } from '../http/schemas.ts';
 
 export const EXPORT_JOB_STATUSES = ['pending', 'in_progress', 'failed', 'completed', 'completed_with_errors'] as const;
 export const EXPORT_JOB_EVENT_TYPES = ['started', 'failed', 'completed', 'completed_with_errors'] as const;
@@ -118,7 +118,7 @@ export const ExportJobItemSchema = Type.Object({
 export const ExportJobItemUpdateSchema = Type.Object({
   accountingEntryId: Uuid('An entry of the job'),
   status: OneOf(EXPORT_JOB_ITEM_STATUSES, 'New status'),
-  exportedAt: Type.Optional(Timestamp('When it was exported')),
+  exportedAt: Type.Optional(TimestampInput('When it was exported')),
   externalId: Type.Optional(Type.String({ maxLength: 1000 })),
   externalUrl: Type.Optional(Type.String({ maxLength: 4000 })),
   failureReason: Type.Optional(Type.String({ maxLength: 4000 })),

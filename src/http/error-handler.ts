@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, isPgError, PG_UNSTORABLE_TEXT } from '../db/database.ts';
 import { ApiError, type FieldError, toProblem, validationError } from './problem.ts';
@@ -13,16 +16,23 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
  * and answered as a bare 500, so no stack trace or SQL ever reaches a client.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    if (apiError.type === 'SERVICE_UNAVAILABLE') reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
-    sendProblem(request, reply, apiError);
-  });
+  app.setErrorHandler(answerError);
   // Every documented operation reads or writes the database, so any may answer 503 while it is down.
   app.addHook('onRoute', (route) =>
     documentProblem(route, 503, 'The database is not reachable: retry after Retry-After seconds'),
   );
+}
+
+/** Answers `error` as problem+json (`apiError`, when given, in its place); logs what is not a client's fault. */
+export function answerError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  apiError = toApiError(error),
+): FastifyReply {
+  if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+  if (apiError.type === 'SERVICE_UNAVAILABLE') reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
+  return sendProblem(request, reply, apiError);
 }
 
 /**
@@ -38,12 +48,36 @@ export function answerRouterError(error: FastifyError, request: FastifyRequest, 
   sendProblem(request, reply, validationError([{ path: '/', message: detail, in: 'path' }], detail));
 }
 
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a header with a CR, an unknown
+ * method, headers over 16 KiB, a request that does not arrive in time): problem+json too, written
+ * on the socket, which is then closed (Node's own behaviour).
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const apiError =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new ApiError('REQUEST_TIMEOUT', 'The request did not arrive in time')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new ApiError('REQUEST_HEADERS_TOO_LARGE', 'The request line and headers are larger than 16 KiB')
+        : new ApiError('MALFORMED_REQUEST', 'The request is not valid HTTP/1.1');
+  const requestId = randomUUID();
+  const body = JSON.stringify(toProblem(apiError, requestId));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.status === 401) reply.header('www-authenticate', 'Bearer');
   return reply.status(error.status).type(PROBLEM_CONTENT_TYPE).send(toProblem(error, request.id));
 }
 
-function toApiError(error: FastifyError): ApiError {
+export function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
     const where = toLocation(error.validationContext);

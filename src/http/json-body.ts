@@ -2,13 +2,17 @@
 // replacing what is not UTF-8 with U+FFFD, and passes on values that later fail where they cannot be
 // told apart from a bug: a lone surrogate (PostgreSQL's json refuses it: a 500), a number beyond
 // a double (JSON.stringify writes null: the stored value differs from the one sent), nesting deep
-// enough to overflow JSON.stringify's stack (a 500). Here each is a 400 naming the field.
+// enough to overflow JSON.stringify's stack (a 500), NUL (PostgreSQL refuses it, and could not say
+// in which field). Here each is a 400 naming the field.
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, type FieldError, validationError } from './problem.ts';
 
 /** Deeper than this, a body is refused (metadata is the only field that nests at all). */
 export const MAX_JSON_DEPTH = 64;
+
+// PostgreSQL's text and json types cannot hold it.
+const NUL_MESSAGE = 'must not contain NUL (\\u0000) characters';
 
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
@@ -26,7 +30,9 @@ function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the body as UTF-8 (charset=utf-8), not ${charset}`);
   }
-  if (body.length === 0) throw new ApiError('MALFORMED_JSON', 'The request body is empty; send a JSON object');
+  // Many clients send the header on every request: an empty body is no body. A route that needs
+  // one says so in its validation ("must be object"); one that takes none or an optional one goes on.
+  if (body.length === 0) return undefined;
   if (!isUtf8(body)) throw new ApiError('MALFORMED_JSON', 'The request body is not valid UTF-8');
   let value: unknown;
   try {
@@ -50,13 +56,14 @@ function charsetOf(contentType: string | undefined): string | undefined {
 
 /**
  * `value` with -0 read as 0 (JSON.stringify writes both as 0, so a replay must compare them equal),
- * and an entry in `errors` for each string or key that is not well-formed Unicode, each number
+ * and an entry in `errors` for each string or key that is not well-formed Unicode or holds NUL, each number
  * beyond a double, each `__proto__` key, and nesting past MAX_JSON_DEPTH. `at` holds the keys down
  * to `value`; a field's path is written only when it is wrong.
  */
 function checkValue(value: unknown, at: (string | number)[], errors: FieldError[]): unknown {
   if (typeof value === 'string') {
     if (!value.isWellFormed()) errors.push(fieldError(at, 'must be well-formed Unicode (it holds a lone surrogate)'));
+    else if (value.includes('\0')) errors.push(fieldError(at, NUL_MESSAGE));
     return value;
   }
   if (typeof value === 'number') {
@@ -85,8 +92,11 @@ function checkValue(value: unknown, at: (string | number)[], errors: FieldError[
     if (key === '__proto__') {
       errors.push(fieldError(at, 'is not accepted as a key'));
     } else {
-      if (!key.isWellFormed())
+      if (!key.isWellFormed()) {
         errors.push(fieldError(at, 'must be a well-formed Unicode key (it holds a lone surrogate)'));
+      } else if (key.includes('\0')) {
+        errors.push(fieldError(at, NUL_MESSAGE));
+      }
       const checked = checkValue(object[key], at, errors);
       if (!Object.is(checked, object[key])) object[key] = checked;
     }

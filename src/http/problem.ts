@@ -4,6 +4,7 @@
 export const PROBLEM_TYPES = {
   VALIDATION_FAILED: { status: 400, title: 'The request is invalid' },
   MALFORMED_JSON: { status: 400, title: 'The request body is not valid JSON' },
+  MALFORMED_REQUEST: { status: 400, title: 'The request is not valid HTTP' },
   INVALID_CURSOR: { status: 400, title: 'The pagination cursor is invalid' },
   TAX_CODE_NOT_FOUND: { status: 400, title: 'The tax code does not exist' },
   UNKNOWN_ACCOUNT: { status: 400, title: 'The account does not exist in this company' },
@@ -26,6 +27,8 @@ export const PROBLEM_TYPES = {
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   TOO_MANY_ITEMS: { status: 413, title: 'The request names too many items' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body must be JSON' },
+  REQUEST_TIMEOUT: { status: 408, title: 'The request did not arrive in time' },
+  REQUEST_HEADERS_TOO_LARGE: { status: 431, title: 'The request headers are too large' },
   INVALID_EXPORT_JOB_STATUS_CHANGE: { status: 422, title: 'The export job cannot make this status change' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'The service is not ready' },

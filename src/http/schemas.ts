@@ -22,6 +22,21 @@ export function Nullable<T extends TSchema>(schema: T) {
 export const Timestamp = (description: string) =>
   Type.String({ format: 'date-time', description, examples: ['2026-11-22T09:30:00.000000Z'] });
 
+/**
+ * A timestamp a client sends, within what PostgreSQL's timestamptz takes and prints back as sent:
+ * years 0001 to 9999 in UTC (its calendar has no year 0, and it would print 1 BC without the era
+ * and year 10000 in five digits), and a zone offset up to 15:59 (past it PostgreSQL refuses it).
+ */
+export const TimestampInput = (description: string) =>
+  Type.String({
+    format: 'date-time',
+    formatMinimum: '0001-01-01T00:00:00Z',
+    formatMaximum: '9999-12-31T23:59:59.999999Z',
+    pattern: '(?:[Zz]|[+-](?:0\\d|1[0-5]):[0-5]\\d)$',
+    description: `${description}; RFC 3339, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z, zone offset at most 15:59`,
+    examples: ['2026-11-22T09:30:00Z'],
+  });
+
 export const ProblemSchema = Type.Object(
   {
     type: Type.String({ enum: Object.keys(PROBLEM_TYPES), description: 'Stable code to branch on' }),

@@ -210,6 +210,7 @@ describe('text the database cannot store', () => {
     });
     assert.equal(response.status, 400, response.text);
     assert.equal(response.body.type, 'VALIDATION_FAILED');
+    assert.deepEqual(paths(response.body), ['/description']);
     const after_ = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounting_entries');
     assert.deepEqual(after_, before);
   });

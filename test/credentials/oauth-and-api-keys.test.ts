@@ -116,6 +116,25 @@ describe('client credentials, tokens and API keys', () => {
     assert.equal(repeated.body.error, 'invalid_request');
   });
 
+  it('answers a body the parsers refuse in OAuth terms (400 invalid_request), and names its own limits', async () => {
+    for (const body of ['{"grant_type":', '{"grant_type":"\\ud800"}', '{"__proto__":{}}']) {
+      const response = await t.request('POST', '/oauth/token', { headers: json, body });
+      assert.equal(response.status, 400, `${body}: ${response.text}`);
+      assert.equal(response.body.error, 'invalid_request');
+      assert.equal(typeof response.body.error_description, 'string');
+      assert.equal(response.headers['cache-control'], 'no-store');
+    }
+    const text = await t.request('POST', '/oauth/token', { headers: { 'content-type': 'text/plain' }, body: 'x' });
+    assert.equal(text.status, 415);
+    assert.match(text.body.detail, /x-www-form-urlencoded/);
+    const large = await t.request('POST', '/oauth/token', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=client_credentials&pad=${'x'.repeat(17 * 1024)}`,
+    });
+    assert.equal(large.status, 413);
+    assert.match(large.body.detail, /16 KiB/);
+  });
+
   it('accepts the API key as Bearer and as Basic with an empty password, with its client’s scopes and companies', async () => {
     const { client, apiKeyValue } = await t.createClient({ scope: 'accounts:read' });
     const company = client.companies[0] as string;

@@ -60,6 +60,27 @@ describe('GET /v2/export-jobs/{jobId}/items', () => {
 });
 
 describe('PUT /v2/export-jobs/{jobId}/items', () => {
+  it('answers 400 for an exportedAt PostgreSQL would refuse or print back otherwise, and changes nothing', async () => {
+    const before = (await items('?sorting_keys=accountingEntryId')).body.data;
+    for (const exportedAt of [
+      '2024-01-01T00:00:00+16:00', // past PostgreSQL's largest zone offset
+      '0000-01-01T00:00:00Z', // no year 0
+      '0001-01-01T00:00:00+01:00', // 1 BC in UTC
+      '9999-12-31T23:59:59-15:00', // year 10000 in UTC
+    ]) {
+      const response = await t.request('PUT', `/v2/export-jobs/${jobId}/items`, {
+        token,
+        body: [{ accountingEntryId: entries[2], status: 'successful', exportedAt }],
+      });
+      assert.equal(response.status, 400, `${exportedAt}: ${response.text}`);
+      assert.deepEqual(
+        response.body.errors.map((e: { path: string }) => e.path),
+        ['/0/exportedAt'],
+      );
+    }
+    assert.deepEqual((await items('?sorting_keys=accountingEntryId')).body.data, before);
+  });
+
   it('updates the items named, reports entries not in the job, and restarts the expiry', async () => {
     const before = (await t.request('GET', `/v2/export-jobs/${jobId}`, { token })).body.data;
     const stranger = randomUUID();

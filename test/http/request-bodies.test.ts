@@ -2,6 +2,7 @@
 // stored something other than what was sent: each is now a 400 (or 415) that changes nothing.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fitsTerms } from '../../src/db/keyset.ts';
 import { MAX_JSON_DEPTH } from '../../src/http/json-body.ts';
@@ -115,9 +116,46 @@ describe('JSON request bodies', () => {
     assert.equal(quoted.status, 201, quoted.text);
     assert.equal(quoted.body.data.name, 'café');
   });
+
+  it('reads an empty body as none: refused by a route that needs one, not by one that takes none', async () => {
+    const created = await t.request('POST', '/v1-beta/accounts', { token, body: newAccount() });
+    const empty = await postText('');
+    assert.equal(empty.status, 400, empty.text);
+    assert.equal(empty.body.type, 'VALIDATION_FAILED');
+    const deleted = await t.request('DELETE', `/v1-beta/accounts/${created.body.data.id}`, {
+      token,
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(deleted.status, 204, deleted.text);
+  });
+
+  it('refuses NUL in any string or key with 400 naming the field', async () => {
+    const body = newAccount({ name: 'a\u0000b', metadata: { 'k\u0000': 1 } });
+    const response = await postText(JSON.stringify(body));
+    assert.equal(response.status, 400, response.text);
+    assert.deepEqual(paths(response.body), ['/metadata/k\u0000', '/name']);
+    assert.equal(await wasStored(body.externalId as string), false);
+  });
 });
 
 describe('paths and query strings', () => {
+  it('tells a malformed cursor from one made for another sort', async () => {
+    const search = (query: string) =>
+      t.request('POST', `/v1-beta/accounts:search?${query}`, { token, body: { companyId: company } });
+    await t.request('POST', '/v1-beta/accounts', { token, body: newAccount() });
+    for (const cursor of ['%FF', 'abc', 'AAAAAAAA~', 'AAAAAAAA~abc']) {
+      const response = await search(`after=${cursor}`);
+      assert.equal(response.status, 400, `${cursor}: ${response.text}`);
+      assert.equal(response.body.type, 'INVALID_CURSOR');
+      assert.equal(response.body.detail, 'The cursor is malformed', cursor);
+    }
+    const byName = await search('limit=1');
+    const other = await search(`sorting_keys=code&after=${byName.body.pagination.endCursor}`);
+    assert.equal(other.status, 400);
+    assert.match(other.body.detail, /other filters or sort/);
+  });
+
   it('answers 400 problem+json for a path that is not valid percent-encoding or too long', async () => {
     for (const url of ['/v1-beta/accounts/%ZZ', '/v1-beta/accounts/%C0%AF', `/v1-beta/accounts/${'a'.repeat(101)}`]) {
       const response = await t.request('GET', url, { token, headers: { 'x-request-id': 'bad-path' } });
@@ -173,5 +211,29 @@ describe('values the database cannot take', () => {
     for (const value of ['2026-01-01 00:00:00+00', '2026-01-01 00:00:00.5-15:59:59']) {
       assert.equal(fitsTerms(terms, [value]), true, value);
     }
+  });
+});
+
+describe('requests that are not valid HTTP', () => {
+  it('answers them in problem+json too, then closes the connection', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const send = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
+        let answer = '';
+        socket.on('data', (chunk) => {
+          answer += chunk;
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const badHeader = await send('GET /health/live HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n');
+    assert.match(badHeader, /^HTTP\/1\.1 400 /);
+    assert.match(badHeader, /content-type: application\/problem\+json/i);
+    assert.equal(JSON.parse(badHeader.slice(badHeader.indexOf('\r\n\r\n') + 4)).type, 'MALFORMED_REQUEST');
+    const hugeHeaders = await send(`GET /health/live HTTP/1.1\r\nHost: x\r\nX-A: ${'a'.repeat(20_000)}\r\n\r\n`);
+    assert.match(hugeHeaders, /^HTTP\/1\.1 431 /);
+    assert.equal(JSON.parse(hugeHeaders.slice(hugeHeaders.indexOf('\r\n\r\n') + 4)).type, 'REQUEST_HEADERS_TOO_LARGE');
   });
 });

@@ -6,6 +6,9 @@ import { ApiError } from '../problem.ts';
 // `<fingerprint>~<base32 of the boundary row's sort values>`. The fingerprint binds it to the
 // filters and sort it was made for, so it cannot be replayed against another query.
 
+// The fingerprint (5 bytes, 8 characters), then the values.
+const CURSOR_SHAPE = /^[A-Z2-7]{8}~[A-Z2-7]+=*$/;
+
 /** A short digest of what a cursor is valid for: the resource, its filters and its sort. */
 export function fingerprint(scope: unknown): string {
   const digest = createHash('sha256').update(JSON.stringify(scope)).digest();
@@ -19,7 +22,10 @@ export function encodeCursor(print: string, values: string[]): string {
 /** The boundary values of `cursor`, or 400 INVALID_CURSOR. */
 export function decodeCursor(cursor: string, print: string, length: number): string[] {
   const [head, body, ...rest] = cursor.split('~');
-  if (head !== print || body === undefined || rest.length > 0) {
+  if (body === undefined || rest.length > 0 || !CURSOR_SHAPE.test(cursor)) {
+    throw new ApiError('INVALID_CURSOR', 'The cursor is malformed');
+  }
+  if (head !== print) {
     throw new ApiError('INVALID_CURSOR', 'The cursor was made for other filters or sort; start again without it');
   }
   let values: unknown;
