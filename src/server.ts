@@ -20,6 +20,7 @@ import { registerAuthentication } from './http/authenticate.ts';
 import { answerClientError, answerRouterError, registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { type RouterOptions, registerNotFoundHandler } from './http/not-found.ts';
+import { queryEncodingError } from './http/query-encoding.ts';
 import { type RateLimitSettings, registerRateLimits } from './http/rate-limit.ts';
 import { registerValidators } from './http/validation.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
@@ -73,7 +74,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   // Hooks that never wait take Fastify's callback form: no promise per request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done();
+    done(queryEncodingError(request.url));
   });
   // Not registered at all above info (LOG_LEVEL=warn): then a request costs nothing here.
   const logsRequests = (levels.values[options.logger?.level ?? 'silent'] ?? Infinity) <= (levels.values.info ?? 30);

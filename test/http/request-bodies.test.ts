@@ -144,7 +144,7 @@ describe('paths and query strings', () => {
     const search = (query: string) =>
       t.request('POST', `/v1-beta/accounts:search?${query}`, { token, body: { companyId: company } });
     await t.request('POST', '/v1-beta/accounts', { token, body: newAccount() });
-    for (const cursor of ['%FF', 'abc', 'AAAAAAAA~', 'AAAAAAAA~abc']) {
+    for (const cursor of ['abc', 'AAAAAAAA~', 'AAAAAAAA~abc', 'aaaaaaaa~AAAA']) {
       const response = await search(`after=${cursor}`);
       assert.equal(response.status, 400, `${cursor}: ${response.text}`);
       assert.equal(response.body.type, 'INVALID_CURSOR');
@@ -165,6 +165,24 @@ describe('paths and query strings', () => {
       assert.equal(response.body.requestId, 'bad-path');
       assert.equal(response.headers['x-request-id'], 'bad-path');
     }
+  });
+
+  it('answers 400 for a query string whose percent-encoding is not UTF-8, and echoes every name as sent', async () => {
+    const search = (query: string) =>
+      t.request('POST', `/v1-beta/accounts:search?${query}`, { token, body: { companyId: company } });
+    for (const query of ['%FF=1', 'x=%ED%A0%80', 'limit=1%']) {
+      const response = await search(query);
+      assert.equal(response.status, 400, `${query}: ${response.text}`);
+      assert.equal(response.body.type, 'VALIDATION_FAILED');
+      assert.equal(response.body.errors[0].in, 'query');
+    }
+    const echoed = await search('__proto__=1&limit=2&note=caf%C3%A9');
+    assert.equal(echoed.status, 200, echoed.text);
+    assert.deepEqual(JSON.parse(echoed.text).pagination.currentRequestPagination.parameters, {
+      ['__proto__']: ['1'],
+      limit: ['2'],
+      note: ['café'],
+    });
   });
 
   it('answers 400 for an offset past 2^53 - 1, and an empty page up to it', async () => {

@@ -152,9 +152,9 @@ function parseSort(query: PageQuery, defaultSort: SortKey[]): SortKey[] {
 /** The query parameters exactly as sent, each as an array of strings (the reference API's echo). */
 function rawQueryParameters(url: string): Record<string, string[]> {
   const search = new URLSearchParams(url.split('?')[1] ?? '');
-  const parameters: Record<string, string[]> = {};
-  for (const name of new Set(search.keys())) parameters[name] = search.getAll(name);
-  return parameters;
+  // fromEntries defines each name as its own property, `__proto__` too (an assignment would set the
+  // object's prototype instead, and the echo would drop it).
+  return Object.fromEntries([...new Set(search.keys())].map((name) => [name, search.getAll(name)]));
 }
 
 /**
