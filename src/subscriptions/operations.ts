@@ -7,6 +7,7 @@ import { endpointUrlProblem } from '../webhooks/endpoint-guard.ts';
 import { findEventType } from '../webhooks/event-types.ts';
 import { generateSecret } from '../webhooks/signature.ts';
 import {
+  MAX_CUSTOM_HEADER_NAME_LENGTH,
   MAX_CUSTOM_HEADER_VALUE_LENGTH,
   type Subscription,
   type SubscriptionRequest,
@@ -181,7 +182,9 @@ function customHeaderErrors(headers: Record<string, string>, basicAuth: boolean)
     const path = `/customHeaders/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
     const lower = name.toLowerCase();
     if (!HEADER_NAME.test(name)) errors.push(bodyError(path, 'must be a valid HTTP header name'));
-    else if (lower.startsWith('webhook-') || RESERVED_HEADERS.has(lower)) {
+    else if (name.length > MAX_CUSTOM_HEADER_NAME_LENGTH) {
+      errors.push(bodyError(path, `must be a name of at most ${MAX_CUSTOM_HEADER_NAME_LENGTH} characters`));
+    } else if (lower.startsWith('webhook-') || RESERVED_HEADERS.has(lower)) {
       errors.push(bodyError(path, 'is set by the delivery and cannot be a custom header'));
     } else if (lower === 'authorization' && basicAuth) {
       errors.push(bodyError(path, 'cannot be set together with BASIC endpointAuth'));

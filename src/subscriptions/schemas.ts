@@ -14,6 +14,7 @@ export const SUBSCRIPTION_SORT_KEYS = ['createdAt', 'id'] as const;
 export const MAX_ENDPOINT_URL_LENGTH = 2048;
 export const MAX_CUSTOM_HEADERS = 20;
 export const MAX_CUSTOM_HEADER_VALUE_LENGTH = 1024;
+export const MAX_CUSTOM_HEADER_NAME_LENGTH = 256;
 
 const OneOf = <T extends readonly string[]>(values: T, description: string, options: { default?: T[number] } = {}) =>
   Type.Unsafe<T[number]>(Type.String({ enum: [...values], description, ...options }));

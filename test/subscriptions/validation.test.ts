@@ -84,8 +84,11 @@ describe('subscription request validation', () => {
       ],
       [{ customHeaders: { 'X-Key': 'a', 'x-key': 'b' } }, ['/customHeaders/x-key']],
       [{ customHeaders: { 'x-key': 1 } }, ['/customHeaders/x-key']],
+      [{ customHeaders: { [`x-${'a'.repeat(255)}`]: '1' } }, [`/customHeaders/x-${'a'.repeat(255)}`]],
       [{ customHeaders: [] }, ['/customHeaders']],
     ]);
+    const longest = { [`x-${'a'.repeat(254)}`]: '1' };
+    assert.deepEqual((await createSubscription(t, token, { customHeaders: longest })).data.customHeaders, longest);
     const twenty = many(20);
     assert.deepEqual((await createSubscription(t, token, { customHeaders: twenty })).data.customHeaders, twenty);
   });
