@@ -124,15 +124,7 @@ function toFields(
   const auth = input.endpointAuth ?? {};
   const basic = auth.type === 'BASIC';
   const customHeaders = input.customHeaders ?? {};
-  const errors: FieldError[] = [];
-  input.eventTypes.forEach((type, index) => {
-    if (!findEventType(type)) errors.push(bodyError(`/eventTypes/${index}`, 'must be a type of GET /v1/event-types'));
-  });
-  const urlProblem = endpointUrlProblem(input.endpointUrl, settings.allowPrivateTargets);
-  if (urlProblem) errors.push(bodyError('/endpointUrl', urlProblem));
-  if (basic && !auth.credentials) errors.push(bodyError('/endpointAuth/credentials', 'is required for BASIC'));
-  if (!basic && auth.credentials) errors.push(bodyError('/endpointAuth/credentials', 'is only for BASIC'));
-  errors.push(...customHeaderErrors(customHeaders, basic));
+  const errors = subscriptionRequestErrors(input, settings);
   if (errors.length > 0) throw validationError(errors);
 
   assertEventTypeScopes(principal, input.eventTypes);
@@ -143,6 +135,37 @@ function toFields(
     customHeaders,
     basic: basic && auth.credentials ? auth.credentials : null,
   };
+}
+
+/**
+ * What the schema cannot check of a subscription request. It reads `body` as it came, also when the
+ * schema refused it, so that one answer lists every broken field; a field of the wrong type is the
+ * schema's to report, and is skipped here.
+ */
+export function subscriptionRequestErrors(body: unknown, settings: SubscriptionSettings): FieldError[] {
+  const input = isObject(body) ? body : {};
+  const auth = isObject(input.endpointAuth) ? input.endpointAuth : {};
+  const basic = auth.type === 'BASIC';
+  const errors: FieldError[] = [];
+  if (Array.isArray(input.eventTypes)) {
+    input.eventTypes.forEach((type: unknown, index) => {
+      if (typeof type === 'string' && !findEventType(type)) {
+        errors.push(bodyError(`/eventTypes/${index}`, 'must be a type of GET /v1/event-types'));
+      }
+    });
+  }
+  if (typeof input.endpointUrl === 'string') {
+    const urlProblem = endpointUrlProblem(input.endpointUrl, settings.allowPrivateTargets);
+    if (urlProblem) errors.push(bodyError('/endpointUrl', urlProblem));
+  }
+  if (basic && !auth.credentials) errors.push(bodyError('/endpointAuth/credentials', 'is required for BASIC'));
+  if (!basic && auth.credentials) errors.push(bodyError('/endpointAuth/credentials', 'is only for BASIC'));
+  if (isObject(input.customHeaders)) errors.push(...customHeaderErrors(input.customHeaders, basic));
+  return errors;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** 403 naming the scopes the token lacks for the event types (interface 5.3, decisions §6.1). */
@@ -175,7 +198,7 @@ const RESERVED_HEADERS = new Set([
   'proxy-connection',
 ]);
 
-function customHeaderErrors(headers: Record<string, string>, basicAuth: boolean): FieldError[] {
+function customHeaderErrors(headers: Record<string, unknown>, basicAuth: boolean): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   for (const [name, value] of Object.entries(headers)) {
@@ -190,6 +213,7 @@ function customHeaderErrors(headers: Record<string, string>, basicAuth: boolean)
       errors.push(bodyError(path, 'cannot be set together with BASIC endpointAuth'));
     } else if (seen.has(lower)) errors.push(bodyError(path, 'repeats a header name (names are case-insensitive)'));
     seen.add(lower);
+    if (typeof value !== 'string') continue;
     if (value.length > MAX_CUSTOM_HEADER_VALUE_LENGTH) {
       errors.push(bodyError(path, `must be at most ${MAX_CUSTOM_HEADER_VALUE_LENGTH} characters`));
     } else if (!HEADER_VALUE.test(value)) {

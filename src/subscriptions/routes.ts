@@ -1,6 +1,9 @@
+import type { FastifyError, FastifyRequest } from 'fastify';
 import type { App, RouteDeps } from '../http/app.ts';
+import { toApiError } from '../http/error-handler.ts';
 import { parsePageRequest, splitCommaListsOf } from '../http/pagination/page-request.ts';
 import { sendPage } from '../http/pagination/page-response.ts';
+import { type FieldError, validationError } from '../http/problem.ts';
 import { errorResponses } from '../http/schemas.ts';
 import * as operations from './operations.ts';
 import {
@@ -27,6 +30,19 @@ const envelope = (subscription: Subscription) => ({
   customHeaders: subscription.customHeaders,
 });
 
+/**
+ * Throws 400 when the schema refused the request (routes with `attachValidation`), listing the
+ * request rules' broken fields beside the schema's: without this, a body with both kinds would be
+ * told of the schema's first and of the others only once those were fixed.
+ */
+function refuseInvalidRequest(request: FastifyRequest, rules: operations.SubscriptionSettings): void {
+  if (!request.validationError) return;
+  const fromSchema = (toApiError(request.validationError as FastifyError).extensions.errors ?? []) as FieldError[];
+  const reported = new Set(fromSchema.map((error) => error.path));
+  const fromRules = operations.subscriptionRequestErrors(request.body, rules).filter((e) => !reported.has(e.path));
+  throw validationError([...fromSchema, ...fromRules]);
+}
+
 /** `event_types` is a list like the paging lists: `event_types=a,b` or repeated. */
 const splitListParameters = splitCommaListsOf(['event_types', 'sorting_keys', 'sorting_order']);
 
@@ -39,6 +55,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
     '/v1/subscriptions',
     {
       config,
+      attachValidation: true,
       schema: {
         operationId: 'createSubscription',
         summary: 'Create a subscription',
@@ -48,7 +65,10 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
         response: { 200: { ...SubscriptionEnvelope, description: 'Subscription created' }, ...errorResponses() },
       },
     },
-    async (request) => envelope(await operations.createSubscription(db, request.principal, request.body, rules)),
+    async (request) => {
+      refuseInvalidRequest(request, rules);
+      return envelope(await operations.createSubscription(db, request.principal, request.body, rules));
+    },
   );
 
   app.get(
@@ -99,6 +119,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
     '/v1/subscriptions/:subscriptionId',
     {
       config,
+      attachValidation: true,
       schema: {
         operationId: 'updateSubscription',
         summary: 'Update a subscription',
@@ -109,10 +130,12 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
         response: { 200: { ...SubscriptionEnvelope, description: 'Subscription updated' }, ...errorResponses(404) },
       },
     },
-    async (request) =>
-      envelope(
+    async (request) => {
+      refuseInvalidRequest(request, rules);
+      return envelope(
         await operations.updateSubscription(db, request.principal, request.params.subscriptionId, request.body, rules),
-      ),
+      );
+    },
   );
 
   app.delete(

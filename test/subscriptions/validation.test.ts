@@ -24,6 +24,26 @@ async function assertInvalid(cases: [Record<string, unknown>, string[]][]) {
 }
 
 describe('subscription request validation', () => {
+  it("lists the schema's broken fields and the request rules' together, on create and on update", async () => {
+    const body = {
+      status: 'PAUSED', // the schema's
+      eventTypes: ['v9.nothing'], // the rules': not a type of GET /v1/event-types
+      customHeaders: { 'Webhook-Id': 'x', 'x-ok': 1 }, // the rules' (reserved name), the schema's (not a string)
+    };
+    await assertInvalid([[body, ['/customHeaders/Webhook-Id', '/customHeaders/x-ok', '/eventTypes/0', '/status']]]);
+    const created = await createSubscription(t, token);
+    const update = await t.request('PUT', `/v1/subscriptions/${created.data.id}`, {
+      token,
+      body: subscriptionBody(body),
+    });
+    assert.deepEqual(errorPaths(update), [
+      '/customHeaders/Webhook-Id',
+      '/customHeaders/x-ok',
+      '/eventTypes/0',
+      '/status',
+    ]);
+  });
+
   it('status is ACTIVE or INACTIVE, ACTIVE by default', async () => {
     await assertInvalid([
       [{ status: 'PAUSED' }, ['/status']],
@@ -150,7 +170,13 @@ describe('subscription request validation', () => {
         endpointAuth: { type: 'BASIC' },
       },
     });
-    assert.deepEqual(errorPaths(response), ['/status']);
+    assert.deepEqual(errorPaths(response), [
+      '/customHeaders/host',
+      '/endpointAuth/credentials',
+      '/endpointUrl',
+      '/eventTypes/0',
+      '/status',
+    ]);
     const domain = await t.request('POST', '/v1/subscriptions', {
       token: await t.token({ scopes: [] }),
       body: {
