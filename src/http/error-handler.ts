@@ -91,17 +91,15 @@ export function toApiError(error: FastifyError): ApiError {
   if (isPgError(error, PG_UNSTORABLE_TEXT)) {
     return new ApiError('VALIDATION_FAILED', 'Text must not contain NUL (\\u0000) characters');
   }
+  // JSON bodies are read by json-body.ts, which throws ApiErrors of its own.
   switch (error.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('MALFORMED_JSON', error.message);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
   }
-  // The JSON parser reports a syntax error with status 400 and no Fastify code.
+  // A body parser's own error (a syntax error, or a 400 without a code) is the body's fault.
   if (error instanceof SyntaxError || (error.statusCode === 400 && !error.code)) {
     return new ApiError('MALFORMED_JSON', 'The request body is not valid JSON');
   }
