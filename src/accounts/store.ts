@@ -186,14 +186,23 @@ export async function searchAccounts(db: Queryable, filters: AccountFilters, pos
   });
 }
 
+/**
+ * `text` case-folded for the name search: lower-cased by the ICU root collation ("C" folds ASCII
+ * only), with the final sigma ς read as σ, which is what a Σ that ends the typed text becomes. The
+ * trigram index holds the names folded so (migration 0016), and the search must write it the same way.
+ */
+function foldedText(text: string): string {
+  return `translate(lower(${text} COLLATE "und-x-icu"), 'ς', 'σ')`;
+}
+
 function accountConditions(filters: AccountFilters, params: SqlParams, companyThroughIndex: boolean): string[] {
   // Compared as text, the company is no index's term: a name search then reads the trigram lists alone.
   const company = companyThroughIndex ? 'company_id' : 'company_id::text';
   const conditions = [`${company} = ${params.add(filters.companyId)}`];
   if (filters.ids) conditions.push(`id = ANY(${params.add(filters.ids)}::uuid[])`);
   if (filters.name !== null) {
-    // "C" folds ASCII only; the ICU root collation folds every letter, and the trigram index has it.
-    conditions.push(`name COLLATE "und-x-icu" ILIKE ${params.add(`%${escapeLike(filters.name)}%`)}`);
+    const pattern = params.add(`%${escapeLike(filters.name)}%`);
+    conditions.push(`${foldedText('name')} LIKE ${foldedText(pattern)}`);
   }
   if (filters.code !== null) {
     // Written as the code indexes' terms so that they find the code, instead of a scan of every account.

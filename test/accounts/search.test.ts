@@ -163,6 +163,21 @@ describe('search filters', () => {
     });
   }
 
+  it('finds a name by any of its substrings in any case, Greek sigmas too (Σ, σ and final ς)', async () => {
+    const greek = await newCompany();
+    for (const name of ['ΛΟΓΑΡΙΑΣΜΟΣ ΤΑΜΕΙΟΥ', 'Φόρος εισοδήματος', 'σίσυφος']) await create(greek, { name });
+    for (const [typed, expected] of [
+      ['ΛΟΓΑΡΙΑΣ', ['ΛΟΓΑΡΙΑΣΜΟΣ ΤΑΜΕΙΟΥ']], // a Σ that ends the typed text is not a final ς
+      ['λογαριασ', ['ΛΟΓΑΡΙΑΣΜΟΣ ΤΑΜΕΙΟΥ']],
+      ['ΦΌΡΟΣ', ['Φόρος εισοδήματος']], // a final ς in the name
+      ['ΣΊΣ', ['σίσυφος']],
+      ['ΦΟΣ', ['σίσυφος']],
+      ['σ ', ['ΛΟΓΑΡΙΑΣΜΟΣ ΤΑΜΕΙΟΥ', 'Φόρος εισοδήματος']],
+    ] as const) {
+      assert.deepEqual(names(await ok(greek, '', { name: typed })).sort(), [...expected].sort(), typed);
+    }
+  });
+
   it('filters by externalId exactly', async () => {
     const target = made.axb!;
     assert.deepEqual(names(await ok(company, '', { externalId: target.externalId })), ['axb']);
