@@ -6,7 +6,7 @@
 // in which field). Here each is a 400 naming the field.
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, type FieldError, validationError } from './problem.ts';
+import { ApiError, type FieldError, jsonPointer, validationError } from './problem.ts';
 
 /** Deeper than this, a body is refused (metadata is the only field that nests at all). */
 export const MAX_JSON_DEPTH = 64;
@@ -107,6 +107,5 @@ function checkValue(value: unknown, at: (string | number)[], errors: FieldError[
 
 /** A field error at the JSON pointer of `at`. */
 function fieldError(at: (string | number)[], message: string): FieldError {
-  const path = at.map((key) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
-  return { path: path || '/', message, in: 'body' };
+  return { path: jsonPointer(at) || '/', message, in: 'body' };
 }

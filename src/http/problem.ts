@@ -68,6 +68,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The JSON pointer (RFC 6901) of the keys from the root down, each with `~` and `/` escaped. */
+export function jsonPointer(keys: readonly (string | number)[]): string {
+  return keys.map((key) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+}
+
 export function validationError(errors: FieldError[], detail = 'The request has invalid fields'): ApiError {
   return new ApiError('VALIDATION_FAILED', detail, { errors });
 }

@@ -2,7 +2,7 @@
 // parse and shape; these decide. A subscription belongs to the token's client_id, else its sub.
 import { hasScope, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
-import { ApiError, type FieldError, validationError } from '../http/problem.ts';
+import { ApiError, type FieldError, jsonPointer, validationError } from '../http/problem.ts';
 import { endpointUrlProblem } from '../webhooks/endpoint-guard.ts';
 import { findEventType } from '../webhooks/event-types.ts';
 import { generateSecret } from '../webhooks/signature.ts';
@@ -202,7 +202,7 @@ function customHeaderErrors(headers: Record<string, unknown>, basicAuth: boolean
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   for (const [name, value] of Object.entries(headers)) {
-    const path = `/customHeaders/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    const path = jsonPointer(['customHeaders', name]);
     const lower = name.toLowerCase();
     if (!HEADER_NAME.test(name)) errors.push(bodyError(path, 'must be a valid HTTP header name'));
     else if (name.length > MAX_CUSTOM_HEADER_NAME_LENGTH) {
