@@ -17,6 +17,7 @@ import type { Database } from './db/database.ts';
 import { registerExportJobRoutes } from './export-jobs/routes.ts';
 import type { App, RouteDeps } from './http/app.ts';
 import { registerAuthentication } from './http/authenticate.ts';
+import { decodePathColons } from './http/custom-method-colon.ts';
 import { answerClientError, answerRouterError, registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { type RouterOptions, registerNotFoundHandler } from './http/not-found.ts';
@@ -64,6 +65,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: ROUTER_OPTIONS,
+    rewriteUrl: (request) => decodePathColons(request.url ?? '/'),
     frameworkErrors: answerRouterError,
     clientErrorHandler: answerClientError,
     // One log line per request, written when it completes (below), instead of Fastify's two.

@@ -321,6 +321,22 @@ describe('routing', () => {
     assert.equal(unknown.body.type, 'ROUTE_NOT_FOUND');
   });
 
+  it('reads a percent-encoded colon as the colon of a custom method', async () => {
+    // encodeURIComponent('accounts:search') is `accounts%3Asearch`: the same route, on every custom method.
+    const created = await t.request('POST', '/v1-beta/accounts', { token, body: newAccount() });
+    const body = { companyId: company, ids: [created.body.data.id] };
+    for (const path of ['/v1-beta/accounts%3Asearch', '/v1-beta/accounts%3asearch']) {
+      const response = await t.request('POST', path, { token, body });
+      assert.equal(response.status, 200, path);
+      assert.deepEqual(response.body.data, [created.body.data]);
+    }
+    const rotated = await t.request('POST', `/v1/subscriptions/${randomUUID()}/secret%3Arotate`, { token });
+    assert.equal(rotated.body.type, 'SUBSCRIPTION_NOT_FOUND');
+    const unknownMethod = await t.request('POST', '/v1-beta/accounts%3Afind', { token, body });
+    assert.equal(unknownMethod.body.type, 'ROUTE_NOT_FOUND');
+    assert.equal(unknownMethod.body.detail, 'No route POST /v1-beta/accounts:find');
+  });
+
   it('echoes a request id in x-request-id and in problem bodies', async () => {
     const response = await t.request('GET', `/v1-beta/accounts/${randomUUID()}`, {
       token,
