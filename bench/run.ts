@@ -32,6 +32,7 @@ import { runAccountsSuite } from './accounts-suite.ts';
 import { type CpuFigures, describe, type GetByIdTarget, measureCpu } from './cpu.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { countInstructions, type InstructionFigures } from './instructions.ts';
+import { describePageDepth } from './page-depth.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
 import { getByIdRequests, sampleBody, userToken } from './scenarios.ts';
 import { describeSlices } from './slices.ts';
@@ -136,6 +137,7 @@ if (accounts.length > 0) {
     );
     if (getById.slices) console.log(describeSlices(db, getById.slices));
   }
+  for (const database of accounts) console.log(describePageDepth(database));
 }
 if (instructions) {
   const { service, bare: bareCount, settings: counted } = instructions;

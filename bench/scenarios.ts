@@ -27,6 +27,9 @@ export interface ScenarioContext {
 
 const SEARCH = '/v1-beta/accounts:search';
 const PAGE = 100;
+export const FIRST_PAGE = 'search: first page';
+export const SECOND_PAGE = 'search: second page (cursor)';
+export const LAST_PAGE = 'search: last page (cursor)';
 /** Where the page walkers start besides the first page, as fractions of the company's accounts. */
 const WALK_DEPTHS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 
@@ -54,8 +57,12 @@ export async function buildScenarios(context: ScenarioContext): Promise<Scenario
     undefined,
     ...(await Promise.all(WALK_DEPTHS.map((depth) => cursorAt(Math.floor(total * depth) - 1)))),
   ];
+  // The first page's own endCursor: a cursor page at no depth, which tells the cursor's constant
+  // cost (decoding it, the boundary in the statement) from the cost of depth.
+  const second = `limit=${PAGE}&after=${first.pagination.endCursor}`;
   const middle = `limit=${PAGE}&after=${middleCursor}`;
   const last = `limit=${PAGE}&after=${lastCursor}`;
+  await expectPage(api, second, context.companyId, { hasNextPage: true });
   await expectPage(api, middle, context.companyId, { hasNextPage: true });
   await expectPage(api, last, context.companyId, { hasNextPage: false });
   const nameBody = JSON.stringify({ companyId: context.companyId, name: NAME_SEARCH });
@@ -70,9 +77,10 @@ export async function buildScenarios(context: ScenarioContext): Promise<Scenario
   let created = 0;
   return [
     { name: 'get-by-id', requests: getByIdRequests(context.sampleIds, auth.authorization), besideBare: true },
-    { name: 'search: first page', requests: [search(`limit=${PAGE}`)] },
+    { name: FIRST_PAGE, requests: [search(`limit=${PAGE}`)] },
+    { name: SECOND_PAGE, requests: [search(second)] },
     { name: 'search: middle page (cursor)', requests: [search(middle)] },
-    { name: 'search: last page (cursor)', requests: [search(last)] },
+    { name: LAST_PAGE, requests: [search(last)] },
     {
       name: `search: walking the pages (cursor, ${walkStarts.length} stretches)`,
       requests: pageWalk(walkStarts, (cursor) => search(`limit=${PAGE}${cursor ? `&after=${cursor}` : ''}`)),
