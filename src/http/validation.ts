@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 
@@ -15,7 +15,48 @@ function makeAjv(options: Options): Ajv {
 export function registerValidators(app: FastifyInstance): void {
   const bodyAjv = makeAjv({ coerceTypes: false });
   const textAjv = makeAjv({ coerceTypes: 'array' });
-  app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object),
-  );
+  app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) => {
+    if (httpPart === 'body') return bodyAjv.compile(schema as object);
+    const validate = textAjv.compile(schema as object);
+    return httpPart === 'querystring' ? withDecimalIntegers(validate, integerProperties(schema)) : validate;
+  });
+}
+
+// Ajv turns any text that JavaScript's `==` equates with a number into that number: `0x10` is 16,
+// `1e2` is 100, ` 5` and `+5` are 5. An integer in a query string is written in decimal digits.
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+
+/** `validate`, which also refuses the named query parameters when they are not decimal digits. */
+function withDecimalIntegers(validate: ValidateFunction, names: string[]): ValidateFunction {
+  if (names.length === 0) return validate;
+  const strict = (data: Record<string, unknown>) => {
+    const loose = names.filter((name) => typeof data[name] === 'string' && !DECIMAL_INTEGER.test(data[name]));
+    const valid = validate(data);
+    const errors = validate.errors ?? [];
+    // A value Ajv refused too (`abc`) is reported once, in Ajv's words.
+    const reported = new Set(errors.map((error) => error.instancePath));
+    const added = loose.filter((name) => !reported.has(`/${name}`)).map(looseIntegerError);
+    strict.errors = [...errors, ...added];
+    return valid && added.length === 0;
+  };
+  strict.errors = null as ErrorObject[] | null;
+  return strict as unknown as ValidateFunction;
+}
+
+function looseIntegerError(name: string): ErrorObject {
+  return {
+    instancePath: `/${name}`,
+    schemaPath: `#/properties/${name}/type`,
+    keyword: 'type',
+    params: { type: 'integer' },
+    message: 'must be an integer in decimal digits',
+  };
+}
+
+/** The properties of a query schema declared as integers. */
+function integerProperties(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties)
+    .filter(([, property]) => property.type === 'integer')
+    .map(([name]) => name);
 }

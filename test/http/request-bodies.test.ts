@@ -199,6 +199,32 @@ describe('paths and query strings', () => {
   });
 });
 
+describe('integers in query strings', () => {
+  it('are decimal digits: 0x10, 1e2, +5, a space, 1.0 are 400s, each field named once, and nothing is read', async () => {
+    const search = (query: string) =>
+      t.request('POST', `/v1-beta/accounts:search?${query}`, { token, body: { companyId: company } });
+    for (const value of ['0x10', '1e2', '+5', '%205', '5%20', '1.0', '0b1']) {
+      const response = await search(`limit=${value}`);
+      assert.equal(response.status, 400, `${value}: ${response.text}`);
+      assert.deepEqual(response.body.errors, [
+        { path: '/limit', message: 'must be an integer in decimal digits', in: 'query' },
+      ]);
+    }
+    // Ajv's own refusal is not repeated; every broken field is listed together.
+    const both = await search('limit=abc&offset=0x10&sorting_keys=nope');
+    assert.deepEqual(both.body.errors.map((e: { path: string }) => e.path).sort(), [
+      '/limit',
+      '/offset',
+      '/sorting_keys/0',
+    ]);
+    const listed = await t.request('GET', '/v1/subscriptions?offset=0x1', { token });
+    assert.equal(listed.status, 400, listed.text);
+    const plain = await search('limit=007&offset=0');
+    assert.equal(plain.status, 200, plain.text);
+    assert.equal(plain.body.pagination.currentRequestPagination.limit, 7);
+  });
+});
+
 describe('values the database cannot take', () => {
   it('answers 400 for an accounting entry dated in year 0, which PostgreSQL has not', async () => {
     const account = await t.request('POST', '/v1-beta/accounts', { token, body: newAccount() });
