@@ -34,7 +34,10 @@ export function hasScope(principal: Principal, required: Scope): boolean {
   return principal.scopes.has(required) || principal.scopes.has(WRITE_SCOPE_OF_READ.get(required) ?? '');
 }
 
-// `accounts:read` → `accounts:write`, for each read scope.
+// `accounts:read` → `accounts:write`, for each read scope whose write scope exists: there is no
+// `export-items:write`, and a token claiming it is granted nothing.
 const WRITE_SCOPE_OF_READ: ReadonlyMap<string, string> = new Map(
-  SCOPES.filter((scope) => scope.endsWith(':read')).map((scope) => [scope, scope.replace(/:read$/, ':write')]),
+  SCOPES.filter((scope) => scope.endsWith(':read'))
+    .map((scope) => [scope, scope.replace(/:read$/, ':write')] as const)
+    .filter(([, write]) => (SCOPES as readonly string[]).includes(write)),
 );

@@ -50,6 +50,14 @@ describe('GET /v2/export-jobs/{jobId}/items', () => {
     assert.equal(response.body.type, 'EXPORT_NOT_FOUND');
   });
 
+  it('answers 403 to the scope export-items:write, which does not exist', async () => {
+    // Reads need :read or :write (decisions §2), but only of a scope the service has.
+    const unknownScope = await t.token({ companies: [company], scopes: ['export-items:write'] });
+    const response = await t.request('GET', `/v2/export-jobs/${jobId}/items`, { token: unknownScope });
+    assert.equal(response.status, 403, response.text);
+    assert.equal(response.body.detail, 'This operation needs the scope export-items:read');
+  });
+
   itEnforcesAccess(() => t, {
     method: 'GET',
     url: () => `/v2/export-jobs/${jobId}/items`,
