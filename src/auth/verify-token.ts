@@ -1,8 +1,9 @@
 import type { KeyObject } from 'node:crypto';
-import { createRemoteJWKSet, decodeProtectedHeader, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { decodeProtectedHeader, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { andThen, type MaybePromise } from '../maybe-promise.ts';
 import type { Principal } from './principal.ts';
+import { KeySetUnavailableError, remoteKeySet } from './remote-key-set.ts';
 
 /**
  * The principal a bearer token stands for. A token verified before is answered at once (or refused
@@ -79,21 +80,45 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
         }));
       } else {
         if (!external) throw new InvalidTokenError('The token is not signed by a key this service knows');
-        ({ payload } = await jwtVerify(token, await external.key, {
+        payload = await verifyWithAnyCandidate(token, external.key, {
           algorithms: external.algorithms,
           issuer: options.issuer,
           audience: options.audience,
           requiredClaims: ['exp'],
-        }));
+        });
       }
     } catch (error) {
-      if (error instanceof InvalidTokenError) throw error;
+      if (error instanceof InvalidTokenError || error instanceof KeySetUnavailableError) throw error;
       throw new InvalidTokenError(describeJoseError(error));
     }
     const principal = toPrincipal(payload, isOwn);
     const ttl = Math.min(VERIFIED_TTL_MS, (payload.exp as number) * 1000 - Date.now());
     if (ttl > 0) verified.set(signature, { token, principal }, { ttl });
     return principal;
+  }
+}
+
+/**
+ * The payload of `token` verified with `key`. A token without `kid`, where the key set holds several
+ * keys of its type, is tried against each of them (jose leaves that to its caller).
+ */
+async function verifyWithAnyCandidate(
+  token: string,
+  key: JWTVerifyGetKey,
+  options: JWTVerifyOptions,
+): Promise<JWTPayload> {
+  try {
+    return (await jwtVerify(token, key, options)).payload;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_JWKS_MULTIPLE_MATCHING_KEYS') throw error;
+    for await (const candidate of error as AsyncIterable<CryptoKey>) {
+      try {
+        return (await jwtVerify(token, candidate, options)).payload;
+      } catch (attempt) {
+        if ((attempt as { code?: string }).code !== 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') throw attempt;
+      }
+    }
+    throw new InvalidTokenError('The token signature is not valid');
   }
 }
 
@@ -114,21 +139,34 @@ function kidOf(token: string): string | undefined {
   }
 }
 
-function externalKey(options: VerifierOptions):
-  | {
-      key: Promise<CryptoKey> | JWTVerifyGetKey;
-      algorithms: string[];
-    }
-  | undefined {
-  if (options.jwksUrl) return { key: createRemoteJWKSet(new URL(options.jwksUrl)), algorithms: ['RS256', 'ES256'] };
-  if (options.secret) {
-    // Imported once: given raw bytes, jose would import the key again on every verification.
-    const bytes = new TextEncoder().encode(options.secret);
-    const key = crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-    return { key, algorithms: ['HS256'] };
+/**
+ * The keys of tokens from elsewhere than our /oauth/token, and the algorithms each takes: HS256 with
+ * AUTH_JWT_SECRET, RS256/ES256 with the keys of AUTH_JWKS_URL. With both set, both are accepted and
+ * the token's algorithm chooses the key (jose refuses any other algorithm before asking), so a
+ * published key is never an HMAC secret.
+ */
+function externalKey(options: VerifierOptions): { key: JWTVerifyGetKey; algorithms: string[] } | undefined {
+  const keySet = options.jwksUrl ? remoteKeySet(new URL(options.jwksUrl)) : undefined;
+  // Imported once: given raw bytes, jose would import the key again on every verification.
+  const secret =
+    options.secret === undefined
+      ? undefined
+      : crypto.subtle.importKey(
+          'raw',
+          new TextEncoder().encode(options.secret),
+          { name: 'HMAC', hash: 'SHA-256' },
+          false,
+          ['verify'],
+        );
+  if (!keySet && !secret) {
+    if (!options.own)
+      throw new Error('Token verification needs AUTH_JWT_SECRET, AUTH_JWKS_URL or an OAuth signing key');
+    return undefined;
   }
-  if (!options.own) throw new Error('Token verification needs AUTH_JWT_SECRET, AUTH_JWKS_URL or an OAuth signing key');
-  return undefined;
+  const algorithms = [...(secret ? ['HS256'] : []), ...(keySet ? ['RS256', 'ES256'] : [])];
+  const key: JWTVerifyGetKey = (header, token) =>
+    header.alg === 'HS256' ? (secret as Promise<CryptoKey>) : (keySet as JWTVerifyGetKey)(header, token);
+  return { key, algorithms };
 }
 
 function toPrincipal(payload: JWTPayload, isOwn: boolean): Principal {
@@ -165,6 +203,8 @@ function describeJoseError(error: unknown): string {
       return 'The token is signed with an algorithm this service does not accept';
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
       return `The token is not valid here: ${(error as Error).message}`;
+    case 'ERR_JWKS_NO_MATCHING_KEY':
+      return 'The token is not signed by a key this service knows';
     default:
       return 'The token is malformed';
   }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasScope, type Principal, type Scope } from '../auth/principal.ts';
+import { KeySetUnavailableError } from '../auth/remote-key-set.ts';
 import { InvalidTokenError, type TokenVerifier } from '../auth/verify-token.ts';
 import { andThen, type MaybePromise, recover } from '../maybe-promise.ts';
 import { ApiError } from './problem.ts';
@@ -114,6 +115,15 @@ function authenticate(
 
 function toUnauthorized(error: unknown): never {
   if (error instanceof InvalidTokenError) throw new ApiError('UNAUTHORIZED', error.message);
+  // The identity provider's fault, not the token's: not a failed authentication of the address.
+  if (error instanceof KeySetUnavailableError) {
+    const unavailable = new ApiError(
+      'SERVICE_UNAVAILABLE',
+      'The signing keys of the identity provider could not be fetched; retry shortly',
+    );
+    unavailable.cause = error; // logged with the 503, never sent
+    throw unavailable;
+  }
   throw error;
 }
 

@@ -6,8 +6,9 @@ import { isDatabaseUnavailable, isPgError, PG_UNSTORABLE_TEXT } from '../db/data
 import { ApiError, type FieldError, toProblem, validationError } from './problem.ts';
 import { documentProblem } from './schemas.ts';
 
-// How long a client should wait before sending again a request the database could not serve.
-const DATABASE_RETRY_AFTER_SECONDS = 2;
+// How long a client should wait before sending again a request the service could not serve: its
+// database, or the identity provider's signing keys, did not answer.
+const RETRY_AFTER_SECONDS = 2;
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -17,9 +18,14 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(answerError);
-  // Every documented operation reads or writes the database, so any may answer 503 while it is down.
+  // Every documented operation reads or writes the database, so any may answer 503 while it is down
+  // (an authenticated one also while the identity provider's keys cannot be fetched).
   app.addHook('onRoute', (route) =>
-    documentProblem(route, 503, 'The database is not reachable: retry after Retry-After seconds'),
+    documentProblem(
+      route,
+      503,
+      'The database (or the identity provider) is not reachable: retry after Retry-After seconds',
+    ),
   );
 }
 
@@ -31,7 +37,7 @@ export function answerError(
   apiError = toApiError(error),
 ): FastifyReply {
   if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-  if (apiError.type === 'SERVICE_UNAVAILABLE') reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
+  if (apiError.type === 'SERVICE_UNAVAILABLE') reply.header('retry-after', RETRY_AFTER_SECONDS);
   return sendProblem(request, reply, apiError);
 }
 

@@ -92,6 +92,33 @@ describe('token verification with a shared secret', () => {
   });
 });
 
+describe('token verification with both a shared secret and a JWKS', () => {
+  it('accepts each algorithm with its own key, and never a published key as the HMAC secret', async () => {
+    const secret = 'a-shared-secret-for-hs256-tokens!';
+    const issued = { issuer: 'https://id.example', audience: 'ledgerhook-production' };
+    const verify = createTokenVerifier({ secret, jwksUrl, ...issued });
+    const hs256 = (key: string) =>
+      new SignJWT(claims())
+        .setProtectedHeader({ alg: 'HS256', kid: 'RS256' })
+        .setSubject(randomUUID())
+        .setIssuer(issued.issuer)
+        .setAudience(issued.audience)
+        .setExpirationTime('5m')
+        .sign(new TextEncoder().encode(key));
+    assert.equal((await verify(await hs256(secret))).companies.size, 1);
+    assert.equal((await verify(await sign('RS256', issued))).companies.size, 1);
+    assert.equal((await verify(await sign('ES256', issued))).companies.size, 1);
+    await assert.rejects(async () => verify(await hs256(JSON.stringify(keys.RS256.jwk))), /signature/);
+    // iss and aud hold for HS256 tokens too.
+    const bare = await new SignJWT(claims())
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(randomUUID())
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(secret));
+    await assert.rejects(async () => verify(bare), InvalidTokenError);
+  });
+});
+
 describe('the cache of verified tokens', () => {
   it('answers only the token it verified, not another payload under the same signature', async () => {
     const secret = 'a-shared-secret-for-hs256-tokens!';

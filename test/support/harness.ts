@@ -69,17 +69,19 @@ export const ALL_SCOPES: Scope[] = [
 /**
  * A server on a fresh database, reached in-process (no socket). Webhook endpoints may be http and
  * local (WEBHOOK_ALLOW_PRIVATE_TARGETS=true) unless `webhookAllowPrivateTargets` says false, so tests
- * can subscribe local receivers.
+ * can subscribe local receivers. Tokens are HS256 with TEST_JWT_SECRET unless `verifyToken` says otherwise.
  */
 export async function startTestApp(
-  options: Pick<ServerOptions, 'exportJobTtlSeconds' | 'webhookAllowPrivateTargets'> = {},
+  options: Partial<
+    Pick<ServerOptions, 'exportJobTtlSeconds' | 'webhookAllowPrivateTargets' | 'verifyToken' | 'rateLimits'>
+  > = {},
 ): Promise<TestApp> {
   const db = await openTestDatabase();
   const app = await buildServer({
     webhookAllowPrivateTargets: true,
+    verifyToken: createTokenVerifier({ secret: TEST_JWT_SECRET }),
     ...options,
     db,
-    verifyToken: createTokenVerifier({ secret: TEST_JWT_SECRET }),
   });
   await app.ready();
   const checker = new ResponseChecker(app.swagger() as never);
