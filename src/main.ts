@@ -4,11 +4,13 @@
 import './next-tick-shape.ts';
 import { parseArgs } from 'node:util';
 import { mintToken } from './auth/mint-token.ts';
+import { SCOPES } from './auth/principal.ts';
 import { resolveSigningSecret } from './auth/signing-secret.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
 import { CREDENTIALS_USAGE, runCredentialsCommand } from './credentials/cli.ts';
 import { openDatabase } from './db/open-database.ts';
 import { serve } from './serve.ts';
+import { UUID } from './uuid.ts';
 
 const USAGE = `Usage:
   ledgerhook serve [--role api|worker|all]     run the service (default: all)
@@ -55,6 +57,9 @@ async function main(argv: string[]): Promise<void> {
       if (!values.sub || !values.company?.length || values.scope === undefined) {
         throw new ConfigError('token needs --sub, at least one --company and --scope');
       }
+      // What the service would refuse is refused here, rather than printed as a token.
+      const wrong = tokenArgumentError(values.sub, values.company, values.scope);
+      if (wrong) throw new ConfigError(wrong);
       const signing = resolveSigningSecret(config);
       if (!signing || signing.source === 'memory') {
         throw new ConfigError('token needs AUTH_JWT_SECRET, or the embedded secret kept in DATA_DIR');
@@ -79,6 +84,15 @@ async function main(argv: string[]): Promise<void> {
     default:
       throw new ConfigError(`unknown command "${command}"; see ledgerhook --help`);
   }
+}
+
+function tokenArgumentError(sub: string, companies: string[], scope: string): string | undefined {
+  if (!UUID.test(sub)) return `--sub ${sub} is not a uuid`;
+  const company = companies.find((c) => !UUID.test(c));
+  if (company !== undefined) return `--company ${company} is not a uuid`;
+  const unknown = scope.split(' ').filter((s) => s !== '' && !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0) return `--scope: no such scope ${unknown.join(', ')}; the scopes are ${SCOPES.join(' ')}`;
+  return undefined;
 }
 
 /** node:util's parseArgs refuses an unknown option or a missing value with a TypeError of this kind. */

@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { andThen, type MaybePromise } from '../maybe-promise.ts';
+import { UUID } from '../uuid.ts';
 import type { Principal } from './principal.ts';
 import { KeySetUnavailableError, remoteKeySet } from './remote-key-set.ts';
 
@@ -39,8 +40,6 @@ export interface OwnTokenKey {
 // pays for signature verification about once a minute instead of on every request.
 const VERIFIED_TTL_MS = 60_000;
 const VERIFIED_MAX = 10_000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Builds the bearer token check: signature, algorithm, expiry, issuer, audience, then claims. Each key

@@ -8,11 +8,11 @@ import { LRUCache } from 'lru-cache';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
+import { UUID } from '../uuid.ts';
 import { digestsEqual, hashApiKey, looksLikeApiKey } from './secrets.ts';
 import { CREDENTIALS_CHANNEL, findActiveApiKey, isClientActive } from './store.ts';
 
 const MAX_AGE_MS = 5_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_ENTRIES = 10_000;
 
 export interface CredentialStatus {

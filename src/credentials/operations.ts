@@ -4,6 +4,7 @@ import { SignJWT } from 'jose';
 import type { OAuthSigningKey } from '../auth/oauth-signing-key.ts';
 import { SCOPES } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
+import { UUID } from '../uuid.ts';
 import {
   dummyClientSecretHash,
   generateApiKey,
@@ -22,7 +23,6 @@ import {
   revokeClient,
 } from './store.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEY_PREFIX_SHOWN = 12;
 
 /** A request the operator got wrong (unknown scope, malformed company id, unknown client). */
