@@ -106,6 +106,9 @@ function authenticate(
 ): MaybePromise<Principal> {
   const header = request.headers.authorization;
   if (!header) throw new ApiError('UNAUTHORIZED', 'Send Authorization: Bearer <token>');
+  if (authorizationLines(request.raw.rawHeaders) > 1) {
+    throw new ApiError('MALFORMED_REQUEST', 'Send one Authorization header, not several');
+  }
   const { scheme, credential } = splitAuthorization(header);
   if (scheme === 'basic' && BASE64.test(credential)) return authenticateApiKey(basicUserName(credential), apiKeys);
   if (scheme !== 'bearer') throw new ApiError('UNAUTHORIZED', 'The Authorization header must be Bearer <token>');
@@ -128,6 +131,20 @@ function toUnauthorized(error: unknown): never {
 }
 
 const BASE64 = /^[A-Za-z0-9+/=]+$/;
+
+/**
+ * How many Authorization lines the request has. Node keeps the first and drops the others, so a
+ * proxy in front that read the last would authenticate another credential than this service
+ * (RFC 9110 allows the field once).
+ */
+function authorizationLines(rawHeaders: string[]): number {
+  let lines = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') lines++;
+  }
+  return lines;
+}
 
 /**
  * `<scheme> <credential>`, the scheme in lower case (it is case-insensitive) and the credential

@@ -3,6 +3,7 @@
 // cache, without waiting, and is still checked for its scope.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 
@@ -41,6 +42,25 @@ describe('the Authorization header', () => {
     }
   });
 
+  it('answers 400 to two Authorization lines, whichever comes first', async () => {
+    // Over a socket: Node's parser keeps the first line and drops the second, which inject does not show.
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { hostname, port } = new URL(address);
+    for (const lines of [
+      [`Bearer ${token}`, 'Bearer not-a-token'],
+      ['Bearer not-a-token', `Bearer ${token}`],
+    ]) {
+      const head = await rawRequest(hostname, Number(port), [
+        `GET ${url} HTTP/1.1`,
+        `Host: ${hostname}`,
+        ...lines.map((line) => `Authorization: ${line}`),
+        'Connection: close',
+      ]);
+      assert.match(head, /^HTTP\/1\.1 400 /);
+      assert.match(head, /"type":"MALFORMED_REQUEST"/);
+    }
+  });
+
   it('still checks the scope of a token it has verified before', async () => {
     const readOnly = await t.token({ scopes: ['tax-codes:read'] });
     for (let i = 0; i < 2; i++) {
@@ -50,3 +70,17 @@ describe('the Authorization header', () => {
     }
   });
 });
+
+/** Sends `lines` as a request's head and answers everything the server sent back. */
+function rawRequest(host: string, port: number, lines: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, host, () => socket.end(`${lines.join('\r\n')}\r\n\r\n`));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
