@@ -3,8 +3,9 @@
 // - A failed fetch is the provider's fault, not the token's: it is KeySetUnavailableError, which
 //   the API answers 503, neither 401 nor a failed authentication of the client's address.
 // - A failed refresh throws away nothing: the last key set fetched serves on, for up to a day, so a
-//   provider's outage at the moment of a refresh goes unnoticed. With no key set at all, a failed
-//   fetch is not tried again for a few seconds, so an outage does not bring one fetch per request.
+//   provider's outage at the moment of a refresh goes unnoticed. Without a key set to serve (none
+//   yet, or a day old), a failed fetch is not tried again for a few seconds, so an outage does not
+//   bring one fetch per request.
 import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
 
 export class KeySetUnavailableError extends Error {}
@@ -23,9 +24,11 @@ const KEY_CHOICE_ERRORS = new Set([
 export function remoteKeySet(url: URL, now: () => number = () => Date.now()): JWTVerifyGetKey {
   let lastGood: { body: string; fetchedAt: number } | undefined;
   let failedAt = Number.NEGATIVE_INFINITY;
+  const keptBody = () =>
+    lastGood !== undefined && now() - lastGood.fetchedAt < STALE_KEY_SET_MAX_MS ? lastGood.body : undefined;
 
   const fetchKeepingLast = async (target: string, init: RequestInit): Promise<Response> => {
-    if (!lastGood && now() - failedAt < RETRY_FETCH_AFTER_MS) {
+    if (keptBody() === undefined && now() - failedAt < RETRY_FETCH_AFTER_MS) {
       throw new KeySetUnavailableError('The key set could not be fetched a moment ago');
     }
     try {
@@ -38,7 +41,8 @@ export function remoteKeySet(url: URL, now: () => number = () => Date.now()): JW
       return keySetResponse(body);
     } catch (error) {
       failedAt = now();
-      if (lastGood && now() - lastGood.fetchedAt < STALE_KEY_SET_MAX_MS) return keySetResponse(lastGood.body);
+      const kept = keptBody();
+      if (kept !== undefined) return keySetResponse(kept);
       throw error;
     }
   };

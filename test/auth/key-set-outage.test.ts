@@ -85,6 +85,9 @@ describe('a key set that cannot be fetched', () => {
       assert.equal(fetches, 3);
       mock.timers.tick(24 * 60 * 60 * 1000);
       await assert.rejects(async () => getKey(header, flattened), KeySetUnavailableError);
+      // A day-old key set serves no more, and the next failed fetch waits its 5 s too.
+      await assert.rejects(async () => getKey(header, flattened), KeySetUnavailableError);
+      assert.equal(fetches, 4);
     } finally {
       mock.timers.reset();
     }
