@@ -19,7 +19,7 @@ import type { App, RouteDeps } from './http/app.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { decodePathColons } from './http/custom-method-colon.ts';
 import { answerClientError, answerRouterError, registerErrorHandler } from './http/error-handler.ts';
-import { registerJsonBodyParser } from './http/json-body.ts';
+import { BODY_LIMIT, registerJsonBodyParser } from './http/json-body.ts';
 import { type RouterOptions, registerNotFoundHandler } from './http/not-found.ts';
 import { queryEncodingError } from './http/query-encoding.ts';
 import { type RateLimitSettings, registerRateLimits } from './http/rate-limit.ts';
@@ -48,7 +48,6 @@ export interface ServerOptions {
   rateLimits?: RateLimitSettings;
 }
 
-const BODY_LIMIT = 1024 * 1024;
 // `/v1-beta/accounts/` is `/v1-beta/accounts`. The 404/405 handler's mirror of the routes reads the
 // same options, so that it never finds a route Fastify did not.
 const ROUTER_OPTIONS: RouterOptions = { ignoreTrailingSlash: true };

@@ -5,6 +5,7 @@ import { SCOPES } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
 import type { App } from '../http/app.ts';
 import { answerError, toApiError } from '../http/error-handler.ts';
+import { BODY_LIMIT_TEXT } from '../http/json-body.ts';
 import { ApiError } from '../http/problem.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { ProblemSchema } from '../http/schemas.ts';
@@ -157,7 +158,7 @@ function answerTokenRequestError(error: FastifyError, request: FastifyRequest, r
     return reply.status(400).send({ error: 'invalid_request', error_description: apiError.message });
   }
   if (apiError.type === 'PAYLOAD_TOO_LARGE') {
-    const detail = `The request body is too large: a form at most ${FORM_LIMIT / 1024} KiB, JSON at most 1 MiB`;
+    const detail = `The request body is too large: a form at most ${FORM_LIMIT / 1024} KiB, JSON at most ${BODY_LIMIT_TEXT}`;
     return answerError(error, request, reply, new ApiError('PAYLOAD_TOO_LARGE', detail));
   }
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {

@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, isPgError, PG_UNSTORABLE_TEXT } from '../db/database.ts';
+import { BODY_LIMIT_TEXT } from './json-body.ts';
 import { ApiError, type FieldError, toProblem, validationError } from './problem.ts';
 import { documentProblem } from './schemas.ts';
 
@@ -103,7 +104,7 @@ export function toApiError(error: FastifyError): ApiError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
+      return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${BODY_LIMIT_TEXT}`);
   }
   // A body parser's own error (a syntax error, or a 400 without a code) is the body's fault.
   if (error instanceof SyntaxError || (error.statusCode === 400 && !error.code)) {

@@ -8,6 +8,10 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, type FieldError, jsonPointer, validationError } from './problem.ts';
 
+/** The largest request body, in bytes (Fastify's bodyLimit): past it, 413. */
+export const BODY_LIMIT = 1024 * 1024;
+export const BODY_LIMIT_TEXT = `${BODY_LIMIT / 1024 / 1024} MiB`;
+
 /** Deeper than this, a body is refused (metadata is the only field that nests at all). */
 export const MAX_JSON_DEPTH = 64;
 
