@@ -40,6 +40,7 @@ export interface OwnTokenKey {
 // pays for signature verification about once a minute instead of on every request.
 const VERIFIED_TTL_MS = 60_000;
 const VERIFIED_MAX = 10_000;
+const HMAC_SHA256 = { name: 'HMAC', hash: 'SHA-256' };
 
 /**
  * Builds the bearer token check: signature, algorithm, expiry, issuer, audience, then claims. Each key
@@ -147,16 +148,9 @@ function kidOf(token: string): string | undefined {
 function externalKey(options: VerifierOptions): { key: JWTVerifyGetKey; algorithms: string[] } | undefined {
   const keySet = options.jwksUrl ? remoteKeySet(new URL(options.jwksUrl)) : undefined;
   // Imported once: given raw bytes, jose would import the key again on every verification.
-  const secret =
-    options.secret === undefined
-      ? undefined
-      : crypto.subtle.importKey(
-          'raw',
-          new TextEncoder().encode(options.secret),
-          { name: 'HMAC', hash: 'SHA-256' },
-          false,
-          ['verify'],
-        );
+  const secret = options.secret
+    ? crypto.subtle.importKey('raw', new TextEncoder().encode(options.secret), HMAC_SHA256, false, ['verify'])
+    : undefined;
   if (!keySet && !secret) {
     if (!options.own)
       throw new Error('Token verification needs AUTH_JWT_SECRET, AUTH_JWKS_URL or an OAuth signing key');
