@@ -3,6 +3,7 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Config } from '../config.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import type { Database, QueryOptions } from './database.ts';
 import { createKeptPlans } from './pglite-kept-plans.ts';
 import { sharedBuffersFor } from './pglite-shared-buffers.ts';
@@ -16,12 +17,19 @@ export async function openPglite(
   { pgliteSharedBuffersMb = 'auto' }: Partial<Pick<Config, 'pgliteSharedBuffersMb'>> = {},
 ): Promise<Database> {
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
+  const unlock = dataDir === 'memory' ? () => {} : lockDataDir(dataDir);
   const sharedBuffersMb = pgliteSharedBuffersMb === 'auto' ? sharedBuffersFor(dataDir) : pgliteSharedBuffersMb;
-  const pg = await PGlite.create({
-    dataDir: dataDir === 'memory' ? undefined : dataDir,
-    extensions: { btree_gin, pg_trgm },
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`],
-  });
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create({
+      dataDir: dataDir === 'memory' ? undefined : dataDir,
+      extensions: { btree_gin, pg_trgm },
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`],
+    });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   await pg.exec("SET TIME ZONE 'UTC'");
 
   // PGlite executes in this thread, so a statement blocks the event loop while it runs. Statements
@@ -92,7 +100,13 @@ export async function openPglite(
       };
     },
     afterPendingIo,
-    close: () => pg.close(),
+    close: async () => {
+      try {
+        await pg.close();
+      } finally {
+        unlock();
+      }
+    },
   };
 }
 
