@@ -59,18 +59,18 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port,
     host,
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: urlOf(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: env.DATA_DIR || './data',
     pgliteSharedBuffersMb: integerOrAuto(env, 'PGLITE_SHARED_BUFFERS_MB', { min: 16, max: 1024 }),
     authJwtSecret: env.AUTH_JWT_SECRET || undefined,
-    authJwksUrl: env.AUTH_JWKS_URL || undefined,
+    authJwksUrl: urlOf(env, 'AUTH_JWKS_URL', ['http:', 'https:']),
     authIssuer: env.AUTH_ISSUER || undefined,
     authAudience: env.AUTH_AUDIENCE || undefined,
     webhookRetrySchedule: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '5s,5m,30m,2h,5h,10h,10h'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 }),
     webhookLeaseMarginMs: integer(env, 'WEBHOOK_LEASE_MARGIN_MS', 30_000, { min: 1000 }),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     environment: oneOf(env, 'ENVIRONMENT', ['production', 'staging'], 'production'),
     exportJobTtlSeconds: integer(env, 'EXPORT_JOB_TTL', 3600, { min: 1 }),
     publicBaseUrl: baseUrl(env, 'PUBLIC_BASE_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`),
@@ -84,6 +84,9 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimitWindowMs: duration(env, 'AUTH_FAILURE_LIMIT_WINDOW', '5m'),
   };
 }
+
+// pino's levels, and `silent`.
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 
@@ -131,11 +134,29 @@ function baseUrl(env: Env, name: string, fallback: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+/** An absolute URL with one of `protocols`, as given; unset when empty. */
+function urlOf(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let protocol: string;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    throw new ConfigError(`${name} is not an absolute URL`);
+  }
+  // The value itself is not echoed: it may hold a password.
+  if (!protocols.includes(protocol)) throw new ConfigError(`${name} must be a ${protocols.join(' or ')}// URL`);
+  return raw;
+}
+
+// Whole numbers in settings are decimal digits: Number() also reads ' ' as 0, 0x10 as 16 and 1e3 as 1000.
+const WHOLE_NUMBER = /^-?[0-9]+$/;
+
 /** A whole number in `range`, or `auto` (the default) for a value the service chooses. */
 function integerOrAuto(env: Env, name: string, range: { min: number; max: number }): number | 'auto' {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === 'auto') return 'auto';
-  const value = Number(raw);
+  const value = WHOLE_NUMBER.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(value) || value < range.min || value > range.max) {
     throw new ConfigError(`${name}=${raw} is not auto or a whole number from ${range.min} to ${range.max}`);
   }
@@ -145,7 +166,7 @@ function integerOrAuto(env: Env, name: string, range: { min: number; max: number
 function integer(env: Env, name: string, fallback: number, range: { min?: number; max?: number }): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
+  const value = WHOLE_NUMBER.test(raw) ? Number(raw) : Number.NaN;
   const { min = -Infinity, max = Infinity } = range;
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name}=${raw} is not a whole number from ${min} to ${max}`);

@@ -37,6 +37,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'migrate': {
+      parseArgs({ args: rest, options: {} }); // takes none: an option or word is a usage error
       const db = await openDatabase(config);
       await db.close();
       console.log('migrations applied');

@@ -59,14 +59,37 @@ describe('configuration', () => {
     ['PGLITE_SHARED_BUFFERS_MB', '8'],
     ['PGLITE_SHARED_BUFFERS_MB', '2048'],
     ['PGLITE_SHARED_BUFFERS_MB', 'lots'],
+    // Number() would read these as numbers: ' ' as 0, 0x4965 as 18789, 1e3 as 1000.
+    ['PORT', ' '],
+    ['PORT', '0x4965'],
+    ['PORT', '1.8741e4'],
+    ['WEBHOOK_TIMEOUT_MS', '1e3'],
+    ['EXPORT_JOB_TTL', '0b11'],
+    ['LOG_LEVEL', 'loud'],
   ] as const) {
-    it(`refuses ${name}=${value} with a message naming it`, () => {
+    it(`refuses ${name}=${JSON.stringify(value)} with a message naming it`, () => {
       assert.throws(
         () => loadConfig({ [name]: value }),
-        (error: Error) => error instanceof ConfigError && error.message.includes(value),
+        (error: Error) => error instanceof ConfigError && error.message.includes(`${name}=${value}`),
       );
     });
   }
+
+  it('refuses a DATABASE_URL or AUTH_JWKS_URL that is not a URL of its kind, without echoing it', () => {
+    for (const [name, value] of [
+      ['DATABASE_URL', 'mysql://user:s3cret@db/x'],
+      ['DATABASE_URL', 'garbage'],
+      ['AUTH_JWKS_URL', 'notaurl'],
+      ['AUTH_JWKS_URL', 'ftp://idp/jwks'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: Error) =>
+          error instanceof ConfigError && error.message.startsWith(name) && !error.message.includes(value),
+      );
+    }
+    assert.equal(loadConfig({ DATABASE_URL: 'postgresql://db/x' }).databaseUrl, 'postgresql://db/x');
+  });
 
   it('parses durations in ms, s, m and h', () => {
     assert.deepEqual(parseDurationList('50ms, 5s,5m,2h'), [50, 5000, 300_000, 7_200_000]);

@@ -57,7 +57,10 @@ export const PG_STILL_REFERENCED = ['23001', '23503'];
 export const PG_UNSTORABLE_TEXT = ['22P05', '22021'];
 
 // PostgreSQL's classes 08 (connection exception) and the shutdown and connection-limit codes.
-const UNAVAILABLE_SQLSTATES = /^(08...|57P0[1-3]|53300)$/;
+// Connection failures (08), shutdowns and a dropped database (57P01-57P05), too many connections
+// (53300), and what a server answers a connection it will not serve: a database that does not exist
+// (3D000) or takes no connections (55000), a role it does not know or admit (28000, 28P01).
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[1-5]|53300|3D000|55000|28000|28P01)$/;
 // What Node reports when the server cannot be reached or the connection breaks.
 const UNAVAILABLE_NODE_CODES = new Set([
   'ECONNREFUSED',

@@ -9,7 +9,7 @@ import { documentProblem } from './schemas.ts';
 
 // How long a client should wait before sending again a request the service could not serve: its
 // database, or the identity provider's signing keys, did not answer.
-const RETRY_AFTER_SECONDS = 2;
+export const RETRY_AFTER_SECONDS = 2;
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.ts';
-import { sendProblem } from '../http/error-handler.ts';
+import { RETRY_AFTER_SECONDS, sendProblem } from '../http/error-handler.ts';
 import { ApiError } from '../http/problem.ts';
 
 const hidden = { hide: true };
@@ -30,6 +30,7 @@ export function registerOpsRoutes(app: FastifyInstance, { db }: { db: Database }
       return { status: 'ok' };
     } catch (error) {
       request.log.warn({ err: error }, 'database not reachable');
+      reply.header('retry-after', RETRY_AFTER_SECONDS);
       return sendProblem(request, reply, new ApiError('SERVICE_UNAVAILABLE', 'The database does not answer'));
     }
   });

@@ -33,6 +33,8 @@ describe('ledgerhook usage', () => {
     [['serve', '--role'], /^ledgerhook: Option '--role <value>' argument missing \(see ledgerhook --help\)\n$/],
     [['clients', 'list', '--bogus'], /^ledgerhook: Unknown option '--bogus'.*\(see ledgerhook --help\)\n$/],
     [['frobnicate'], /^ledgerhook: unknown command "frobnicate"; see ledgerhook --help\n$/],
+    [['migrate', '--bogus'], /^ledgerhook: Unknown option '--bogus'.*\(see ledgerhook --help\)\n$/],
+    [['migrate', 'now'], /^ledgerhook: Unexpected argument 'now'.*\(see ledgerhook --help\)\n$/],
     // Claims the service would refuse are refused before any token is printed.
     [
       ['token', '--sub', 'alice', '--company', COMPANY, '--scope', 'accounts:read'],

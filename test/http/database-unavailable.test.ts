@@ -108,6 +108,13 @@ describe('a database host that accepts connections and never answers', () => {
     const name = `answers ${method} ${url.replace(/[0-9a-f-]{36}/, '{id}')} with 503 once the connect time-out passes`;
     it(name, { timeout: 10_000 }, () => assertUnavailable(app, authorization, operation));
   }
+
+  it('answers /health/ready with 503 and Retry-After', { timeout: 10_000 }, async () => {
+    const response = await app.inject({ method: 'GET', url: '/health/ready' });
+    assert.equal(response.statusCode, 503, response.body);
+    assert.equal(response.headers['retry-after'], '2');
+    assert.equal(response.json().type, 'SERVICE_UNAVAILABLE');
+  });
 });
 
 describe('which errors mean the database is unavailable', () => {
@@ -118,6 +125,11 @@ describe('which errors mean the database is unavailable', () => {
       Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
       Object.assign(new Error('connection failure'), { code: '08006' }),
       Object.assign(new Error('sorry, too many clients already'), { code: '53300' }),
+      // What a server answers a connection it will not serve (found by an audit: these were 500s).
+      Object.assign(new Error('database "x" is not currently accepting connections'), { code: '55000' }),
+      Object.assign(new Error('database "x" does not exist'), { code: '3D000' }),
+      Object.assign(new Error('password authentication failed for user "x"'), { code: '28P01' }),
+      Object.assign(new Error('database dropped'), { code: '57P04' }),
       new Error('Connection terminated unexpectedly'),
       new Error('Connection terminated due to connection timeout'),
       new Error('timeout exceeded when trying to connect'),
