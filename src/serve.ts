@@ -86,9 +86,16 @@ async function start(running: Running, { config, role, db, logger, stop }: Start
   running.sweeper = startExpirySweeper({ db, ttlSeconds: config.exportJobTtlSeconds, logger });
 }
 
+// How long requests in flight have to finish once a stop is asked for. Node stops enforcing its
+// header and request time-outs when the server closes, so a client that never finished sending its
+// request held the stop for as long as it kept the connection open (found by an audit).
+const REQUESTS_GRACE_MS = 10_000;
+
 async function close({ api, worker, sweeper }: Running, db: Database): Promise<void> {
+  const cut = setTimeout(() => api?.app.server.closeAllConnections(), REQUESTS_GRACE_MS).unref();
   // Attempts in flight finish and are recorded (each bounded by WEBHOOK_TIMEOUT_MS).
   await Promise.all([api?.app.close(), worker?.stop(), sweeper?.stop()]);
+  clearTimeout(cut);
   await api?.credentialStatus.close();
   await db.close();
 }

@@ -3,10 +3,12 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
@@ -67,6 +69,29 @@ describe('ledgerhook serve and token on the embedded database', () => {
     child.kill('SIGTERM');
     const [code] = await exited;
     assert.equal(code, 0);
+  });
+
+  it('stops on SIGTERM within its grace although a client never finishes sending its request', {
+    timeout: 30_000,
+  }, async () => {
+    const { child, url } = await startServer(env);
+    const { hostname, port } = new URL(url);
+    // Headers without their blank line: Node stops timing such a request once the server closes.
+    const socket = connect(Number(port), hostname, () => socket.write(`GET /health/live HTTP/1.1\r\nHost: x\r\n`));
+    socket.on('error', () => {});
+    await once(socket, 'connect');
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    // Bounded, so that a stop that waits for the client fails here rather than holding the suite.
+    const bound = new AbortController();
+    const outcome = await Promise.race([
+      exited,
+      sleep(20_000, 'still running', { signal: bound.signal }).catch(() => 'aborted'),
+    ]);
+    bound.abort();
+    child.kill('SIGKILL');
+    socket.destroy();
+    assert.deepEqual(outcome, [0, null]);
   });
 
   it('keeps the data and the key across restarts', async () => {
