@@ -1,5 +1,6 @@
 // Every setting of the service, its environment variable and its default, in one place
 // (decisions §1). Nothing else reads process.env.
+import { DECIMAL_INTEGER } from './text-formats.ts';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -149,24 +150,26 @@ function urlOf(env: Env, name: string, protocols: string[]): string | undefined 
   return raw;
 }
 
-// Whole numbers in settings are decimal digits: Number() also reads ' ' as 0, 0x10 as 16 and 1e3 as 1000.
-const WHOLE_NUMBER = /^-?[0-9]+$/;
-
 /** A whole number in `range`, or `auto` (the default) for a value the service chooses. */
 function integerOrAuto(env: Env, name: string, range: { min: number; max: number }): number | 'auto' {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === 'auto') return 'auto';
-  const value = WHOLE_NUMBER.test(raw) ? Number(raw) : Number.NaN;
+  const value = wholeNumber(raw);
   if (!Number.isInteger(value) || value < range.min || value > range.max) {
     throw new ConfigError(`${name}=${raw} is not auto or a whole number from ${range.min} to ${range.max}`);
   }
   return value;
 }
 
+/** `raw` as a number when it is decimal digits, else NaN. */
+function wholeNumber(raw: string): number {
+  return DECIMAL_INTEGER.test(raw) ? Number(raw) : Number.NaN;
+}
+
 function integer(env: Env, name: string, fallback: number, range: { min?: number; max?: number }): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const value = WHOLE_NUMBER.test(raw) ? Number(raw) : Number.NaN;
+  const value = wholeNumber(raw);
   const { min = -Infinity, max = Infinity } = range;
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name}=${raw} is not a whole number from ${min} to ${max}`);

@@ -10,7 +10,7 @@ import { ConfigError, loadConfig, type Role } from './config.ts';
 import { CREDENTIALS_USAGE, runCredentialsCommand } from './credentials/cli.ts';
 import { openDatabase } from './db/open-database.ts';
 import { serve } from './serve.ts';
-import { UUID } from './uuid.ts';
+import { UUID } from './text-formats.ts';
 
 const USAGE = `Usage:
   ledgerhook serve [--role api|worker|all]     run the service (default: all)

@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { andThen, type MaybePromise } from '../maybe-promise.ts';
-import { UUID } from '../uuid.ts';
+import { UUID } from '../text-formats.ts';
 import type { Principal } from './principal.ts';
 import { KeySetUnavailableError, remoteKeySet } from './remote-key-set.ts';
 

@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
-import { UUID } from '../uuid.ts';
+import { UUID } from '../text-formats.ts';
 import { digestsEqual, hashApiKey, looksLikeApiKey } from './secrets.ts';
 import { CREDENTIALS_CHANNEL, findActiveApiKey, isClientActive } from './store.ts';
 

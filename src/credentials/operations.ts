@@ -4,7 +4,7 @@ import { SignJWT } from 'jose';
 import type { OAuthSigningKey } from '../auth/oauth-signing-key.ts';
 import { SCOPES } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
-import { UUID } from '../uuid.ts';
+import { UUID } from '../text-formats.ts';
 import {
   dummyClientSecretHash,
   generateApiKey,

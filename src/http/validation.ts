@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { DECIMAL_INTEGER } from '../text-formats.ts';
 
 // Bodies are validated as sent (a string "true" is not a boolean); query strings and path
 // parameters arrive as text, so they are converted to the declared types first.
@@ -24,7 +25,6 @@ export function registerValidators(app: FastifyInstance): void {
 
 // Ajv turns any text that JavaScript's `==` equates with a number into that number: `0x10` is 16,
 // `1e2` is 100, ` 5` and `+5` are 5. An integer in a query string is written in decimal digits.
-const DECIMAL_INTEGER = /^-?[0-9]+$/;
 
 /** `validate`, which also refuses the named query parameters when they are not decimal digits. */
 function withDecimalIntegers(validate: ValidateFunction, names: string[]): ValidateFunction {

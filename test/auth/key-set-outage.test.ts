@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it, mock } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { KeySetUnavailableError, remoteKeySet } from '../../src/auth/remote-key-set.ts';
 import { createTokenVerifier } from '../../src/auth/verify-token.ts';
@@ -69,9 +69,11 @@ describe('a key set that cannot be fetched', () => {
     }
   });
 
-  it('serves the last key set fetched when a refresh fails, for up to a day', async () => {
-    mock.timers.enable({ apis: ['Date'], now: Date.now() });
-    try {
+  describe('on a clock the test moves', () => {
+    beforeEach(() => mock.timers.enable({ apis: ['Date'], now: Date.now() }));
+    afterEach(() => mock.timers.reset());
+
+    it('serves the last key set fetched when a refresh fails, for up to a day', async () => {
       mode = 'ok';
       fetches = 0;
       const getKey = remoteKeySet(jwksUrl);
@@ -88,14 +90,9 @@ describe('a key set that cannot be fetched', () => {
       // A day-old key set serves no more, and the next failed fetch waits its 5 s too.
       await assert.rejects(async () => getKey(header, flattened), KeySetUnavailableError);
       assert.equal(fetches, 4);
-    } finally {
-      mock.timers.reset();
-    }
-  });
+    });
 
-  it('waits 5 s after a failed fetch before fetching again, then recovers', async () => {
-    mock.timers.enable({ apis: ['Date'], now: Date.now() });
-    try {
+    it('waits 5 s after a failed fetch before fetching again, then recovers', async () => {
       mode = 'error';
       fetches = 0;
       const getKey = remoteKeySet(jwksUrl);
@@ -106,9 +103,7 @@ describe('a key set that cannot be fetched', () => {
       mock.timers.tick(5000);
       assert.ok(await getKey(header, flattened));
       assert.equal(fetches, 2);
-    } finally {
-      mock.timers.reset();
-    }
+    });
   });
 });
 
