@@ -14,6 +14,7 @@ for (const [network, prefix] of [
   ['172.16.0.0', 12], // private
   ['192.0.0.0', 24], // IETF protocol assignments
   ['192.0.2.0', 24], // documentation
+  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
   ['192.168.0.0', 16], // private
   ['198.18.0.0', 15], // benchmarking
   ['198.51.100.0', 24], // documentation
@@ -24,39 +25,70 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['64:ff9b::', 96], // NAT64 (embeds IPv4)
+  ['64:ff9b::', 96], // NAT64, well-known prefix (embeds IPv4, reaches what the translator reaches)
+  ['64:ff9b:1::', 48], // NAT64, local-use prefix
   ['100::', 64], // discard
+  ['2001::', 32], // Teredo (embeds an obfuscated IPv4)
   ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
 ] as const) {
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
-/** Whether an IP address is on the public internet. IPv4-mapped IPv6 is judged by its IPv4. */
+/**
+ * Whether an IP address is on the public internet: the one classifier of the endpoint URL check and
+ * of the connect-time lookup. Forms that embed an IPv4 address and reach it (IPv4-mapped
+ * ::ffff:0:0/96, 6to4 2002::/16) are judged by that IPv4; the other IPv4-embedding forms
+ * (IPv4-compatible ::/96, which holds :: and ::1, IPv4-translated ::ffff:0:0:0/96, NAT64, Teredo)
+ * are refused whole.
+ */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return !NOT_PUBLIC.check(address, 'ipv4');
   if (family !== 6) return false;
-  const mapped = /^(?:0{0,4}:){0,4}:?(?:0{0,4}:)?ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return isPublicAddress(mapped);
-  const hexMapped = /^(?:0{0,4}:){0,4}:?(?:0{0,4}:)?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hexMapped) {
-    const high = Number.parseInt(hexMapped[1] as string, 16);
-    const low = Number.parseInt(hexMapped[2] as string, 16);
-    return isPublicAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
-  }
+  const groups = ipv6Groups(address);
+  const [g0, g1, g2, , g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
+  const embedded = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  const zerosUpTo = (count: number) => groups.slice(0, count).every((group) => group === 0);
+  if (zerosUpTo(5) && g5 === 0xffff) return isPublicAddress(embedded(g6, g7)); // IPv4-mapped
+  if (zerosUpTo(6)) return false; // IPv4-compatible, unspecified, loopback
+  if (zerosUpTo(4) && g4 === 0xffff && g5 === 0) return false; // IPv4-translated
+  if (g0 === 0x2002) return isPublicAddress(embedded(g1, g2)); // 6to4
   return !NOT_PUBLIC.check(address, 'ipv6');
 }
 
+/** The eight 16-bit groups of a valid IPv6 address (a zone index is ignored). */
+function ipv6Groups(address: string): number[] {
+  let text = address.replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string) => (part ? part.split(':').map((group) => Number.parseInt(group, 16)) : []);
+  const high = parse(head);
+  const low = tail === undefined ? [] : parse(tail);
+  return [...high, ...new Array<number>(8 - high.length - low.length).fill(0), ...low];
+}
+
+/** Said with every refusal that only WEBHOOK_ALLOW_PRIVATE_TARGETS lifts. */
+const LOCAL_DEVELOPMENT_HINT =
+  '; for local development, WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows http and private addresses';
+
 /**
  * Why an endpoint URL cannot be a subscription's, or undefined when it can. Names are only checked
- * when connecting (their addresses can change); literal addresses are checked here already.
+ * when connecting (their addresses can change); literal addresses are checked here already, with
+ * isPublicAddress, the classifier the connect-time lookup uses.
  */
 export function endpointUrlProblem(url: string, allowPrivateTargets: boolean): string | undefined {
+  // The URL parser would drop these silently, so the stored URL would not be the one used.
+  if (url !== url.trim()) return 'must not begin or end with whitespace';
+  if (/\p{Cc}/u.test(url)) return 'must not contain control characters (tab, CR, LF…)';
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -65,10 +97,11 @@ export function endpointUrlProblem(url: string, allowPrivateTargets: boolean): s
   }
   if (parsed.username || parsed.password) return 'must not carry credentials; use endpointAuth';
   if (allowPrivateTargets) return ['https:', 'http:'].includes(parsed.protocol) ? undefined : 'must be an http(s) URL';
-  if (parsed.protocol !== 'https:') return 'must be an https URL';
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && !isPublicAddress(host)) return 'must be a public address';
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'must be a public address';
+  if (parsed.protocol !== 'https:') return `must be an https URL${LOCAL_DEVELOPMENT_HINT}`;
+  // A name with a trailing dot is the same name, fully qualified.
+  const host = parsed.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+  const local = host === 'localhost' || host.endsWith('.localhost');
+  if (local || (isIP(host) && !isPublicAddress(host))) return `must be a public address${LOCAL_DEVELOPMENT_HINT}`;
   return undefined;
 }
 

@@ -198,6 +198,14 @@ describe('subscription request validation', () => {
     const local = await createSubscription(t, token, { endpointUrl: 'http://127.0.0.1:9999/hook' });
     assert.equal(local.data.endpointUrl, 'http://127.0.0.1:9999/hook');
   });
+
+  it('refuses an endpoint URL with surrounding whitespace also then, rather than storing it as sent', async () => {
+    for (const endpointUrl of [' http://127.0.0.1:9999/hook', 'http://127.0.0.1:9999/hook\n']) {
+      const response = await t.request('POST', '/v1/subscriptions', { token, body: subscriptionBody({ endpointUrl }) });
+      assert.deepEqual(errorPaths(response), ['/endpointUrl'], JSON.stringify(endpointUrl));
+      assert.match(response.body.errors[0].message, /whitespace/);
+    }
+  });
 });
 
 describe('subscription endpoints with WEBHOOK_ALLOW_PRIVATE_TARGETS=false', () => {
@@ -218,6 +226,15 @@ describe('subscription endpoints with WEBHOOK_ALLOW_PRIVATE_TARGETS=false', () =
       'https://[::1]/hook',
       'https://[::ffff:192.168.0.1]/hook',
       'https://localhost/hook',
+      'https://[::127.0.0.1]/',
+      'https://[::ffff:0:127.0.0.1]/',
+      'https://[64:ff9b:1::7f00:1]/',
+      'https://[2002:7f00:1::]/',
+      'https://[2001::1]/',
+      'https://localhost./',
+      'https://foo.localhost./',
+      '  https://example.com/hook',
+      'https://example.com/hook\n',
     ]) {
       const body = subscriptionBody({ endpointUrl });
       for (const [method, url] of [
@@ -228,5 +245,16 @@ describe('subscription endpoints with WEBHOOK_ALLOW_PRIVATE_TARGETS=false', () =
         assert.deepEqual(errorPaths(response), ['/endpointUrl'], `${method} ${endpointUrl}`);
       }
     }
+    const stored = await strict.request('GET', `/v1/subscriptions/${created.body.data.id}`, { token: as });
+    assert.equal(stored.body.data.endpointUrl, subscriptionBody().endpointUrl);
+  });
+
+  it('tells how to allow a local http endpoint for development', async () => {
+    const body = subscriptionBody({ endpointUrl: 'http://127.0.0.1:8080/hook' });
+    const response = await strict.request('POST', '/v1/subscriptions', { token: await strict.token(), body });
+    assert.deepEqual(errorPaths(response), ['/endpointUrl']);
+    const [error] = response.body.errors;
+    assert.match(error.message, /must be an https URL/);
+    assert.match(error.message, /WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows http and private addresses/);
   });
 });
