@@ -28,6 +28,8 @@ export interface Config {
    */
   webhookLeaseMarginMs: number;
   webhookAllowPrivateTargets: boolean;
+  /** How long delivered and failed messages, their attempts and their events are kept. */
+  webhookRetentionMs: number;
   logLevel: string;
   environment: 'production' | 'staging';
   /** Lifetime of an export job since its last change, in seconds. */
@@ -71,6 +73,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 }),
     webhookLeaseMarginMs: integer(env, 'WEBHOOK_LEASE_MARGIN_MS', 30_000, { min: 1000 }),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    webhookRetentionMs: duration(env, 'WEBHOOK_RETENTION', '30d'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     environment: oneOf(env, 'ENVIRONMENT', ['production', 'staging'], 'production'),
     exportJobTtlSeconds: integer(env, 'EXPORT_JOB_TTL', 3600, { min: 1 }),
@@ -89,16 +92,16 @@ export function loadConfig(env: Env = process.env): Config {
 // pino's levels, and `silent`.
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-/** Parses `5s,5m,30m,2h` into milliseconds. */
+/** Parses `5s,5m,30m,2h,1d` into milliseconds. */
 export function parseDurationList(text: string): number[] {
   return text.split(',').map((part) => parseDuration(part.trim()));
 }
 
 export function parseDuration(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text);
-  if (!match) throw new ConfigError(`"${text}" is not a duration like 50ms, 5s, 5m or 2h`);
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(text);
+  if (!match) throw new ConfigError(`"${text}" is not a duration like 50ms, 5s, 5m, 2h or 30d`);
   return Math.round(Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS]);
 }
 

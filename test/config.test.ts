@@ -9,6 +9,7 @@ describe('configuration', () => {
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.databaseUrl, undefined);
     assert.equal(config.dataDir, './data');
+    assert.equal(config.webhookRetentionMs, 30 * 86_400_000);
     assert.deepEqual(
       config.webhookRetrySchedule,
       [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
@@ -66,6 +67,8 @@ describe('configuration', () => {
     ['WEBHOOK_TIMEOUT_MS', '1e3'],
     ['EXPORT_JOB_TTL', '0b11'],
     ['LOG_LEVEL', 'loud'],
+    ['WEBHOOK_RETENTION', '30 days'],
+    ['WEBHOOK_RETENTION', '0'],
   ] as const) {
     it(`refuses ${name}=${JSON.stringify(value)} with a message naming it`, () => {
       assert.throws(
@@ -91,7 +94,7 @@ describe('configuration', () => {
     assert.equal(loadConfig({ DATABASE_URL: 'postgresql://db/x' }).databaseUrl, 'postgresql://db/x');
   });
 
-  it('parses durations in ms, s, m and h', () => {
-    assert.deepEqual(parseDurationList('50ms, 5s,5m,2h'), [50, 5000, 300_000, 7_200_000]);
+  it('parses durations in ms, s, m, h and d', () => {
+    assert.deepEqual(parseDurationList('50ms, 5s,5m,2h,30d'), [50, 5000, 300_000, 7_200_000, 2_592_000_000]);
   });
 });

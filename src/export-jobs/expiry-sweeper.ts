@@ -2,6 +2,7 @@
 // expireExportJobs claims each job with SKIP LOCKED, so a job is expired exactly once.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';
+import { type PeriodicSweep, startPeriodicSweep } from '../db/periodic-sweep.ts';
 import { expireExportJobs } from './expire-export-jobs.ts';
 
 export interface ExpirySweeperOptions {
@@ -16,38 +17,15 @@ export interface ExpirySweeperOptions {
 
 const BATCH = 100;
 
-export function startExpirySweeper(options: ExpirySweeperOptions): { stop(): Promise<void> } {
+export function startExpirySweeper(options: ExpirySweeperOptions): PeriodicSweep {
   const { db, ttlSeconds, logger, onSweep } = options;
-  const intervalMs = options.intervalMs ?? Math.min(30_000, Math.max(100, ttlSeconds * 100));
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-
-  const sweep = async () => {
-    const expired: string[] = [];
-    try {
-      // Batches until the backlog is gone, so a long outage is caught up in one sweep.
-      let batch: string[];
-      do {
-        batch = await expireExportJobs(db, ttlSeconds, BATCH);
-        expired.push(...batch);
-      } while (batch.length === BATCH && !stopped);
-      if (expired.length > 0) logger.info({ expired: expired.length }, 'export jobs expired');
-    } catch (error) {
-      logger.error({ err: error }, 'export job expiry sweep failed; retrying at the next interval');
-    }
-    onSweep?.(expired);
-  };
-
-  const timer = setInterval(() => {
-    running = running.then(sweep);
-  }, intervalMs);
-  timer.unref();
-
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicSweep({
+    name: 'export-job-expiry',
+    doneMessage: 'export jobs expired',
+    intervalMs: options.intervalMs ?? Math.min(30_000, Math.max(100, ttlSeconds * 100)),
+    batch: () => expireExportJobs(db, ttlSeconds, BATCH),
+    batchSize: BATCH,
+    logger,
+    onSweep,
+  });
 }

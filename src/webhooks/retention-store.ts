@@ -1,0 +1,39 @@
+// Webhook retention's SQL (docs/decisions/webhook-delivery.md, "Retention"). Each function deletes
+// one batch in one statement, so no lock is held past it; rows are claimed with SKIP LOCKED, so two
+// sweepers at once never take the same rows and never wait for each other.
+import type { Queryable } from '../db/database.ts';
+
+/**
+ * Deletes up to `batchSize` messages that ended (delivered or failed) more than `retentionMs` ago,
+ * oldest first, with their attempts (ON DELETE CASCADE). A pending message is never deleted, however
+ * old: it is still owed to its endpoint. Answers the ids deleted.
+ */
+export async function deleteEndedMessages(db: Queryable, retentionMs: number, batchSize: number): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `DELETE FROM messages WHERE id IN (
+       SELECT id FROM messages
+       WHERE status IN ('delivered', 'failed') AND updated_at < now() - $1 * interval '1 millisecond'
+       ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING id`,
+    [retentionMs, batchSize],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Deletes up to `batchSize` events older than `retentionMs` that no message needs any more (their
+ * messages were deleted, or they had none). An event with a message left, pending or kept, stays:
+ * the message's payload is the event's data.
+ */
+export async function deleteUnneededEvents(db: Queryable, retentionMs: number, batchSize: number): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `DELETE FROM events WHERE id IN (
+       SELECT e.id FROM events e
+       WHERE e.created_at < now() - $1 * interval '1 millisecond'
+         AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.event_id = e.id)
+       ORDER BY e.created_at LIMIT $2 FOR UPDATE OF e SKIP LOCKED)
+     RETURNING id`,
+    [retentionMs, batchSize],
+  );
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,47 @@
+// Runs webhook retention in every worker process (docs/decisions/webhook-delivery.md, "Retention"):
+// messages that ended more than WEBHOOK_RETENTION ago, their attempts, then the events no message
+// needs any more. The sweep repeats often enough that nothing stays much more than a minute past
+// its retention, and every batch is one short statement.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/database.ts';
+import { type PeriodicSweep, startPeriodicSweep } from '../db/periodic-sweep.ts';
+import { deleteEndedMessages, deleteUnneededEvents } from './retention-store.ts';
+
+export interface RetentionSweeperOptions {
+  db: Database;
+  retentionMs: number;
+  logger: Pick<FastifyBaseLogger, 'info' | 'error'>;
+  /** How often to sweep; by default a tenth of the retention, between 100 ms and 30 s. */
+  intervalMs?: number;
+  batchSize?: number;
+  /** Called after each sweep with the message and event ids it deleted (tests await this). */
+  onSweep?: (deletedIds: string[]) => void;
+}
+
+// Small enough that one batch (a message has at most a few dozen attempts) holds its row locks for
+// milliseconds; large enough that a day's backlog is swept in seconds.
+const BATCH = 500;
+
+export function startRetentionSweeper(options: RetentionSweeperOptions): PeriodicSweep {
+  const { db, retentionMs, logger, onSweep } = options;
+  const batchSize = options.batchSize ?? BATCH;
+  return startPeriodicSweep({
+    name: 'webhook-retention',
+    doneMessage: 'webhook messages and events past their retention deleted',
+    intervalMs: options.intervalMs ?? Math.min(30_000, Math.max(100, Math.floor(retentionMs / 10))),
+    batch: () => sweepRetentionBatch(db, retentionMs, batchSize),
+    batchSize,
+    logger,
+    onSweep,
+  });
+}
+
+/**
+ * One batch of messages; once those run short, one batch of events too (an event goes only after
+ * its messages). Answers the ids deleted: a full batch or more means more may be waiting.
+ */
+export async function sweepRetentionBatch(db: Database, retentionMs: number, batchSize: number): Promise<string[]> {
+  const messages = await deleteEndedMessages(db, retentionMs, batchSize);
+  if (messages.length === batchSize) return messages;
+  return [...messages, ...(await deleteUnneededEvents(db, retentionMs, batchSize))];
+}
