@@ -12,6 +12,7 @@ import { startExpirySweeper } from './export-jobs/expiry-sweeper.ts';
 import { buildServer } from './server.ts';
 import { listenForStop, type StopRequest } from './stop-signal.ts';
 import { startDeliveryWorker } from './webhooks/delivery-worker.ts';
+import { startRecoveryWorker } from './webhooks/recovery-worker.ts';
 import { startRetentionSweeper } from './webhooks/retention-sweeper.ts';
 
 /**
@@ -69,6 +70,7 @@ interface Running {
   worker?: Awaited<ReturnType<typeof startDeliveryWorker>>;
   sweeper?: ReturnType<typeof startExpirySweeper>;
   retention?: ReturnType<typeof startRetentionSweeper>;
+  recovery?: ReturnType<typeof startRecoveryWorker>;
 }
 
 interface StartContext {
@@ -87,6 +89,7 @@ async function start(running: Running, { config, role, db, logger, stop }: Start
   running.worker = await startDeliveryWorker({ db, config, logger });
   running.sweeper = startExpirySweeper({ db, ttlSeconds: config.exportJobTtlSeconds, logger });
   running.retention = startRetentionSweeper({ db, retentionMs: config.webhookRetentionMs, logger });
+  running.recovery = startRecoveryWorker({ db, logger });
 }
 
 // How long requests in flight have to finish once a stop is asked for. Node stops enforcing its
@@ -94,10 +97,10 @@ async function start(running: Running, { config, role, db, logger, stop }: Start
 // request held the stop for as long as it kept the connection open (found by an audit).
 const REQUESTS_GRACE_MS = 10_000;
 
-async function close({ api, worker, sweeper, retention }: Running, db: Database): Promise<void> {
+async function close({ api, worker, sweeper, retention, recovery }: Running, db: Database): Promise<void> {
   const cut = setTimeout(() => api?.app.server.closeAllConnections(), REQUESTS_GRACE_MS).unref();
   // Attempts in flight finish and are recorded (each bounded by WEBHOOK_TIMEOUT_MS).
-  await Promise.all([api?.app.close(), worker?.stop(), sweeper?.stop(), retention?.stop()]);
+  await Promise.all([api?.app.close(), worker?.stop(), sweeper?.stop(), retention?.stop(), recovery?.stop()]);
   clearTimeout(cut);
   await api?.credentialStatus.close();
   await db.close();

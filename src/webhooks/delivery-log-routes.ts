@@ -3,7 +3,7 @@ import Type from 'typebox';
 import type { App, RouteDeps } from '../http/app.ts';
 import { pageQueryProperties, parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { PageInfoSchema, sendPage } from '../http/pagination/page-response.ts';
-import { errorResponses, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import { errorResponses, Nullable, Timestamp, TimestampInput, Uuid } from '../http/schemas.ts';
 import * as operations from './delivery-log.ts';
 import { MESSAGE_SORT_COLUMNS, MESSAGE_STATUSES, type MessageStatus } from './delivery-log-store.ts';
 
@@ -47,6 +47,25 @@ const AttemptSchema = Type.Object({
 });
 
 const SubscriptionParams = Type.Object({ subscriptionId: Uuid('The subscription') });
+
+const RecoverBody = Type.Object({
+  since: TimestampInput('Messages created at or after this time'),
+  until: Type.Optional(TimestampInput('Messages created before this time; now by default')),
+});
+
+const RecoverySchema = Type.Object(
+  {
+    id: Uuid('The recovery'),
+    subscriptionId: Uuid('The subscription'),
+    since: Timestamp('The window starts here (UTC)'),
+    until: Timestamp('The window ends before this (UTC); at most the time of the request'),
+    messages: Type.Integer({
+      description: 'Failed messages in the window when it was asked for; each is queued again once',
+    }),
+    createdAt: Timestamp('When it was asked for (UTC)'),
+  },
+  { description: 'A recovery of failed messages' },
+);
 const MessageParams = Type.Object({ subscriptionId: Uuid('The subscription'), messageId: MessageId });
 
 const MessageListQuery = Type.Object({
@@ -127,6 +146,31 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       const { subscriptionId, messageId } = request.params;
       const message = await operations.resendMessage(db, request.principal, subscriptionId, messageId);
       return reply.status(202).send({ data: message });
+    },
+  );
+
+  app.post(
+    '/v1/subscriptions/:subscriptionId(^[^:/]+)::recover',
+    {
+      config,
+      schema: {
+        operationId: 'recoverSubscriptionMessages',
+        summary: 'Send failed messages again',
+        description:
+          'Queues again every message of the subscription that was created in the window and ended failed, in the order they were created, each with its webhook-id and the whole retry schedule ahead of it (as a resend). The workers queue them in batches right after the answer. Asking twice queues each message once.',
+        tags,
+        params: SubscriptionParams,
+        body: RecoverBody,
+        response: { 202: Type.Object({ data: RecoverySchema }, { description: 'Accepted' }), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const { since, until } = request.body;
+      const recovery = await operations.recoverMessages(db, request.principal, request.params.subscriptionId, {
+        since,
+        until: until ?? null,
+      });
+      return reply.status(202).send({ data: recovery });
     },
   );
 }

@@ -3,9 +3,10 @@
 import type { Principal } from '../auth/principal.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { Page } from '../db/keyset-page.ts';
-import { ApiError } from '../http/problem.ts';
+import { ApiError, validationError } from '../http/problem.ts';
 import { ownerOf } from '../subscriptions/operations.ts';
 import * as store from './delivery-log-store.ts';
+import { insertRecovery, type RecoveryView } from './recovery-store.ts';
 
 async function assertOwnSubscription(db: Queryable, principal: Principal, subscriptionId: string): Promise<void> {
   if (!(await store.subscriptionIsOwned(db, subscriptionId, ownerOf(principal)))) {
@@ -49,4 +50,29 @@ export async function resendMessage(
   const message = await db.transaction((tx) => store.resendMessage(tx, subscriptionId, messageId));
   if (!message) throw messageNotFound(messageId);
   return message;
+}
+
+export interface RecoveryWindow {
+  since: string;
+  until: string | null;
+}
+
+/**
+ * 202: the subscription's messages created in [since, until) that ended failed are queued again by
+ * the workers, in batches (recovery-store.ts). Answers how many there are now.
+ */
+export async function recoverMessages(
+  db: Database,
+  principal: Principal,
+  subscriptionId: string,
+  { since, until }: RecoveryWindow,
+): Promise<RecoveryView> {
+  if (Date.parse(since) > Date.now()) {
+    throw validationError([{ path: '/since', message: 'must not be in the future', in: 'body' }]);
+  }
+  if (until !== null && Date.parse(until) <= Date.parse(since)) {
+    throw validationError([{ path: '/until', message: 'must be after since', in: 'body' }]);
+  }
+  await assertOwnSubscription(db, principal, subscriptionId);
+  return db.transaction((tx) => insertRecovery(tx, subscriptionId, since, until));
 }
