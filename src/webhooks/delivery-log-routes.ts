@@ -68,6 +68,32 @@ const RecoverySchema = Type.Object(
 );
 const MessageParams = Type.Object({ subscriptionId: Uuid('The subscription'), messageId: MessageId });
 
+const HealthSchema = Type.Object(
+  {
+    subscriptionId: Uuid('The subscription'),
+    lastAttemptAt: Nullable(Timestamp('The last attempt to its endpoint (UTC); null before the first')),
+    lastDeliveredAt: Nullable(Timestamp('The last attempt answered with a 2xx (UTC)')),
+    lastFailure: Nullable(
+      Type.Object({
+        at: Timestamp('When the last failed attempt started (UTC)'),
+        statusCode: Nullable(Type.Integer({ description: 'Its HTTP status; null when no response came' })),
+        error: Nullable(Type.String({ description: 'Why no response came' })),
+      }),
+    ),
+    consecutiveFailures: Type.Integer({ description: 'Failed attempts since the last success' }),
+    failingSince: Nullable(Timestamp('The first of those failures (UTC); null while it delivers')),
+    last24Hours: Type.Object(
+      {
+        delivered: Type.Integer({ description: 'Messages delivered' }),
+        failedAttempts: Type.Integer({ description: 'Attempts that failed' }),
+        failed: Type.Integer({ description: 'Messages that ended failed, every attempt spent' }),
+      },
+      { description: 'This hour and the 23 whole hours before it' },
+    ),
+  },
+  { description: "The subscription's delivery health" },
+);
+
 const MessageListQuery = Type.Object({
   status: Type.Optional(Type.String({ enum: [...MESSAGE_STATUSES], description: 'Only messages in this status' })),
   ...pageQueryProperties(['createdAt']),
@@ -172,5 +198,22 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       });
       return reply.status(202).send({ data: recovery });
     },
+  );
+
+  app.get(
+    '/v1/subscriptions/:subscriptionId/health',
+    {
+      config,
+      schema: {
+        operationId: 'getSubscriptionHealth',
+        summary: "Read a subscription's delivery health",
+        description:
+          'The last delivery and the last failure with its reason, the failed attempts since the last success, and the counts of the last day. Kept as attempts are recorded, so reading it costs the same for a million messages as for one.',
+        tags,
+        params: SubscriptionParams,
+        response: { 200: Type.Object({ data: HealthSchema }), ...errorResponses(404) },
+      },
+    },
+    async (request) => ({ data: await operations.getHealth(db, request.principal, request.params.subscriptionId) }),
   );
 }

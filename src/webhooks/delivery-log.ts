@@ -6,6 +6,7 @@ import type { Page } from '../db/keyset-page.ts';
 import { ApiError, validationError } from '../http/problem.ts';
 import { ownerOf } from '../subscriptions/operations.ts';
 import * as store from './delivery-log-store.ts';
+import { type HealthView, readHealth } from './health-store.ts';
 import { insertRecovery, type RecoveryView } from './recovery-store.ts';
 
 async function assertOwnSubscription(db: Queryable, principal: Principal, subscriptionId: string): Promise<void> {
@@ -50,6 +51,12 @@ export async function resendMessage(
   const message = await db.transaction((tx) => store.resendMessage(tx, subscriptionId, messageId));
   if (!message) throw messageNotFound(messageId);
   return message;
+}
+
+/** The subscription's delivery health: last delivery and failure, the failure streak, the last day. */
+export async function getHealth(db: Database, principal: Principal, subscriptionId: string): Promise<HealthView> {
+  await assertOwnSubscription(db, principal, subscriptionId);
+  return readHealth(db, subscriptionId);
 }
 
 export interface RecoveryWindow {

@@ -2,6 +2,7 @@
 // FOR UPDATE SKIP LOCKED and a lease, and an attempt is recorded only by its lease holder, guarded
 // by the attempt count it started from, so a worker that lost its lease records nothing.
 import type { Queryable } from '../db/database.ts';
+import { HEALTH_CTES } from './delivery-health-sql.ts';
 import type { Notification } from './send-notification.ts';
 
 export interface ClaimedMessage extends Notification {
@@ -106,7 +107,8 @@ export interface RecordedAttempt {
 /**
  * Stores attempts and moves their messages on, in one statement (so one transaction, one commit):
  * delivered on success; else failed after 1 + schedule length attempts in this round (a resend
- * starts a round, see schedule_base), else pending again at now() + the round's next wait.
+ * starts a round, see schedule_base), else pending again at now() + the round's next wait. The
+ * subscriptions' health figures move in the same statement (delivery-health-sql.ts).
  * `scheduleMs` is WEBHOOK_RETRY_SCHEDULE in milliseconds. Answers, for each record in order, what
  * was stored, or undefined where the lease was lost (another worker holds the message or recorded
  * it): nothing is stored for that one.
@@ -135,13 +137,13 @@ export async function recordAttempts(
          leased_until = NULL, leased_by = NULL, updated_at = now()
        FROM input i
        WHERE m.id = i.message_id AND m.leased_by = $1 AND m.attempts = i.expected_attempts AND m.status = 'pending'
-       RETURNING m.id, m.attempts, m.status
+       RETURNING m.id, m.attempts, m.status, m.subscription_id
      ), inserted AS (
        INSERT INTO message_attempts
          (message_id, attempt, started_at, duration_ms, status_code, error, response_body, succeeded)
        SELECT u.id, u.attempts, i.started_at, i.duration_ms, i.status_code, i.error, i.response_body, i.succeeded
        FROM updated u JOIN input i ON i.message_id = u.id
-     )
+     ), ${HEALTH_CTES}
      SELECT id AS "messageId", attempts AS attempt, status FROM updated`,
     [
       workerId,
