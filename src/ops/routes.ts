@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.ts';
 import { RETRY_AFTER_SECONDS, sendProblem } from '../http/error-handler.ts';
 import { ApiError } from '../http/problem.ts';
+import { registerDeliveryMetrics } from './delivery-metrics.ts';
 
 const hidden = { hide: true };
 
@@ -17,6 +18,9 @@ export function registerOpsRoutes(app: FastifyInstance, { db }: { db: Database }
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  registerDeliveryMetrics(registry, db, (error) =>
+    app.log.warn({ err: error }, 'delivery metrics not read; the database does not answer'),
+  );
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     duration.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestApp, type TestApp } from '../support/harness.ts';
+import { emitEvent, insertSubscription } from '../webhooks/delivery/fixtures.ts';
 
 let t: TestApp;
 before(async () => {
@@ -31,6 +33,44 @@ describe('operations endpoints', () => {
       /http_request_duration_seconds_count\{method="GET",route="\/health\/live",status="200"\} [1-9]/,
     );
     assert.match(response.text, /process_cpu_user_seconds_total/);
+  });
+
+  it('GET /metrics tells the delivery backlog, its oldest due message and the last day, from the database', async () => {
+    const metric = (text: string, name: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+      assert.ok(line, `${name} in /metrics`);
+      return Number(line.split(' ')[1]);
+    };
+    const company = randomUUID();
+    const { id } = await insertSubscription(t.db, { endpointUrl: 'https://example.com/hook', companies: [company] });
+    await insertSubscription(t.db, {
+      endpointUrl: 'https://example.com/off',
+      companies: [company],
+      status: 'INACTIVE',
+    });
+    await emitEvent(t.db, company);
+    await emitEvent(t.db, company);
+    // One is due since a minute, the other in an hour: the backlog is one, a minute old.
+    await t.db.query(
+      `UPDATE messages SET next_attempt_at = now() + CASE WHEN id = (SELECT min(id) FROM messages WHERE subscription_id = $1)
+         THEN interval '-60 seconds' ELSE interval '1 hour' END WHERE subscription_id = $1`,
+      [id],
+    );
+    await t.db.query(
+      `INSERT INTO subscription_hourly_deliveries (subscription_id, hour, delivered, failed_attempts, failed)
+       VALUES ($1, date_trunc('hour', now()), 7, 3, 1), ($1, date_trunc('hour', now()) - interval '30 hours', 100, 100, 100)`,
+      [id],
+    );
+    const { text } = await t.request('GET', '/metrics');
+    assert.equal(metric(text, 'ledgerhook_webhook_messages_pending'), 2);
+    assert.equal(metric(text, 'ledgerhook_webhook_messages_due'), 1);
+    const age = metric(text, 'ledgerhook_webhook_oldest_due_message_age_seconds');
+    assert.ok(age >= 60 && age < 3600, `oldest due age ${age}`);
+    assert.equal(metric(text, 'ledgerhook_webhook_subscriptions{status="ACTIVE"}'), 1);
+    assert.equal(metric(text, 'ledgerhook_webhook_subscriptions{status="INACTIVE"}'), 1);
+    assert.equal(metric(text, 'ledgerhook_webhook_last_24h{outcome="delivered"}'), 7);
+    assert.equal(metric(text, 'ledgerhook_webhook_last_24h{outcome="attempt_failed"}'), 3);
+    assert.equal(metric(text, 'ledgerhook_webhook_last_24h{outcome="failed"}'), 1);
   });
 
   it('GET /docs renders the API reference', async () => {
