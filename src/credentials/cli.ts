@@ -11,7 +11,8 @@ import { listApiKeys, listClients } from './store.ts';
 export const CREDENTIALS_USAGE = `  ledgerhook clients create --name <name> --company <uuid> [--company <uuid>…] --scope "<scopes>" [--json]
                                                register a client; prints its client_id, client_secret and an API key, once
   ledgerhook clients list [--json]             list clients and their API keys (never the secrets)
-  ledgerhook clients revoke <client-id>        revoke a client: its tokens and API keys are refused at once
+  ledgerhook clients revoke <client-id>        revoke a client: its tokens and API keys are refused at once,
+                                               its webhook subscriptions set INACTIVE and their pending messages cancelled
   ledgerhook api-keys create --client <client-id> [--json]
                                                another API key for a client, printed once
   ledgerhook api-keys revoke <key-id>          revoke one API key
@@ -114,12 +115,18 @@ async function run(db: Database, command: string, options: Options, print: Print
       if (rows.length === 0) print('no clients');
       return;
     }
-    case 'clients revoke':
+    case 'clients revoke': {
+      if (!options.id) throw new ConfigError(`${command} needs the id`);
+      const revoked = await revokeClientById(db, options.id);
+      if (!revoked) throw new ConfigError(`no active client ${options.id}`);
+      print(
+        `revoked ${options.id}; ${revoked.subscriptions} subscription(s) set INACTIVE, ${revoked.messages} pending message(s) cancelled`,
+      );
+      return;
+    }
     case 'api-keys revoke': {
       if (!options.id) throw new ConfigError(`${command} needs the id`);
-      const revoke = command === 'clients revoke' ? revokeClientById : revokeApiKeyById;
-      if (!(await revoke(db, options.id)))
-        throw new ConfigError(`no active ${command === 'clients revoke' ? 'client' : 'API key'} ${options.id}`);
+      if (!(await revokeApiKeyById(db, options.id))) throw new ConfigError(`no active API key ${options.id}`);
       print(`revoked ${options.id}`);
       return;
     }

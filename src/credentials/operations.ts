@@ -4,6 +4,7 @@ import { SignJWT } from 'jose';
 import type { OAuthSigningKey } from '../auth/oauth-signing-key.ts';
 import { SCOPES } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
+import { stopSubscriptionsOf } from '../subscriptions/store.ts';
 import { UUID } from '../text-formats.ts';
 import {
   dummyClientSecretHash,
@@ -80,10 +81,24 @@ async function addApiKey(tx: Parameters<typeof insertApiKey>[0], pepper: Buffer,
   return { apiKey, apiKeyValue };
 }
 
-/** Revokes a client (its tokens and keys stop working at once); false when none is active. */
-export function revokeClientById(db: Database, id: string): Promise<boolean> {
-  if (!UUID.test(id)) return Promise.resolve(false);
-  return db.transaction((tx) => revokeClient(tx, id));
+export interface RevokedClient {
+  /** Its subscriptions, all INACTIVE now. */
+  subscriptions: number;
+  /** Their pending messages, failed unsent. */
+  messages: number;
+}
+
+/**
+ * Revokes a client: its tokens and keys stop working at once, and its subscriptions stop in the same
+ * transaction (INACTIVE for CLIENT_REVOKED, pending messages failed), so no more of its companies'
+ * data is sent. Undefined when no such client is active.
+ */
+export async function revokeClientById(db: Database, id: string): Promise<RevokedClient | undefined> {
+  if (!UUID.test(id)) return undefined;
+  return db.transaction(async (tx) => {
+    if (!(await revokeClient(tx, id))) return undefined;
+    return stopSubscriptionsOf(tx, id.toLowerCase(), 'CLIENT_REVOKED');
+  });
 }
 
 /** Revokes one API key; false when none is active. */

@@ -1,5 +1,6 @@
-// What the webhook subscriptions API does, one function per operation (decisions §6.1). Routes
-// parse and shape; these decide. A subscription belongs to the token's client_id, else its sub.
+// What the webhook subscriptions API does, one function per operation. Routes parse and shape;
+// these decide. A subscription belongs to the token's client_id, else its sub, and is reached only by
+// a token of that owner that may read every company it delivers for (reachOf).
 import { hasScope, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
 import { ApiError, type FieldError, jsonPointer, validationError } from '../http/problem.ts';
@@ -20,9 +21,18 @@ export interface SubscriptionSettings {
   allowPrivateTargets: boolean;
 }
 
-/** Who owns what the principal creates and may see: the third-party application, else the subject. */
-export function ownerOf(principal: Principal): string {
+/** Who owns what the principal creates: the third-party application, else the subject. */
+function ownerOf(principal: Principal): string {
   return principal.clientId ?? principal.subject;
+}
+
+/**
+ * The subscriptions the principal may see and change: its owner's whose companies are all among the
+ * token's. Another company's token of the same client cannot read a secret, a payload or repoint a
+ * subscription that delivers data it may not read (docs/decisions/subscriptions.md).
+ */
+export function reachOf(principal: Principal): store.SubscriptionReach {
+  return { owner: ownerOf(principal), companies: [...principal.companies] };
 }
 
 /**
@@ -45,7 +55,7 @@ export async function createSubscription(
 }
 
 export async function getSubscription(db: Database, principal: Principal, id: string): Promise<Subscription> {
-  const subscription = await store.findSubscription(db, id, ownerOf(principal));
+  const subscription = await store.findSubscription(db, id, reachOf(principal));
   if (!subscription) throw subscriptionNotFound(id);
   return subscription;
 }
@@ -53,6 +63,7 @@ export async function getSubscription(db: Database, principal: Principal, id: st
 /**
  * Full replacement: an omitted optional field takes its default (status ACTIVE, no custom headers,
  * endpointAuth NONE). The companies stay the creating token's (docs/decisions/subscriptions.md).
+ * A subscription of a revoked client cannot be made ACTIVE (403).
  */
 export async function updateSubscription(
   db: Database,
@@ -62,14 +73,18 @@ export async function updateSubscription(
   settings: SubscriptionSettings,
 ): Promise<Subscription> {
   const fields = toFields(principal, input, settings);
-  const subscription = await store.replaceSubscription(db, id, ownerOf(principal), fields);
-  if (!subscription) throw subscriptionNotFound(id);
-  return subscription;
+  const reach = reachOf(principal);
+  const subscription = await store.replaceSubscription(db, id, reach, fields);
+  if (subscription) return subscription;
+  if ((await store.findStatusReason(db, id, reach)) === 'CLIENT_REVOKED') {
+    throw new ApiError('FORBIDDEN', 'The client of this subscription is revoked: it stays INACTIVE');
+  }
+  throw subscriptionNotFound(id);
 }
 
 /** 204; its messages, pending ones included, are deleted with it, so nothing more is sent. */
 export async function deleteSubscription(db: Database, principal: Principal, id: string): Promise<void> {
-  if (!(await store.deleteSubscription(db, id, ownerOf(principal)))) throw subscriptionNotFound(id);
+  if (!(await store.deleteSubscription(db, id, reachOf(principal)))) throw subscriptionNotFound(id);
 }
 
 export interface SubscriptionListFilters {
@@ -93,11 +108,11 @@ export async function listSubscriptions(
   filters: SubscriptionListFilters,
   position: store.PagePosition,
 ) {
-  return store.listSubscriptions(db, { ...filters, owner: ownerOf(principal) }, position);
+  return store.listSubscriptions(db, { ...filters, reach: reachOf(principal) }, position);
 }
 
 export async function getSubscriptionSecret(db: Database, principal: Principal, id: string): Promise<string> {
-  const secret = await store.findCurrentSecret(db, id, ownerOf(principal));
+  const secret = await store.findCurrentSecret(db, id, reachOf(principal));
   if (secret === undefined) throw subscriptionNotFound(id);
   return secret;
 }
@@ -105,7 +120,7 @@ export async function getSubscriptionSecret(db: Database, principal: Principal, 
 /** A new current secret; the replaced one keeps signing beside it for 24 hours. */
 export async function rotateSubscriptionSecret(db: Database, principal: Principal, id: string): Promise<string> {
   return db.transaction(async (tx) => {
-    if (!(await store.lockSubscription(tx, id, ownerOf(principal)))) throw subscriptionNotFound(id);
+    if (!(await store.subscriptionInReach(tx, id, reachOf(principal), { lock: true }))) throw subscriptionNotFound(id);
     const secret = generateSecret();
     await store.insertCurrentSecret(tx, id, secret);
     return secret;
@@ -227,6 +242,6 @@ function bodyError(path: string, message: string): FieldError {
   return { path, message, in: 'body' };
 }
 
-function subscriptionNotFound(id: string): ApiError {
+export function subscriptionNotFound(id: string): ApiError {
   return new ApiError('SUBSCRIPTION_NOT_FOUND', `No subscription ${id}`);
 }

@@ -20,7 +20,8 @@ import { SUBSCRIPTION_SORT_COLUMNS } from './store.ts';
 const tags = ['Webhook subscriptions'];
 
 // Every route needs a valid token and no particular scope: a subscription belongs to the token's
-// client (else its subject), and subscribing checks the scopes of each event type.
+// client (else its subject) and is reached by its tokens that list all its companies, and
+// subscribing checks the scopes of each event type.
 const config = { authenticated: true } as const;
 
 /** Interface 2.7 puts endpointAuth and customHeaders beside data; the reference API inside it. */
@@ -80,7 +81,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
         operationId: 'getSubscriptions',
         summary: 'List subscriptions',
         description:
-          "The caller's own subscriptions (its client_id's, else its subject's), in `status` and to any of `event_types`. Sorted by createdAt unless sorting_keys says otherwise; id breaks ties.",
+          "The caller's subscriptions (its client_id's, else its subject's) whose companies are all among the token's, in `status` and to any of `event_types`. Sorted by createdAt unless sorting_keys says otherwise; id breaks ties.",
         tags,
         querystring: SubscriptionListQuery,
         response: { 200: SubscriptionPageSchema, ...errorResponses() },
@@ -106,7 +107,8 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
       schema: {
         operationId: 'getSubscriptionById',
         summary: 'Get a subscription',
-        description: "404 SUBSCRIPTION_NOT_FOUND when it does not exist or is another client's.",
+        description:
+          "404 SUBSCRIPTION_NOT_FOUND when it does not exist, is another client's, or delivers for a company the token does not list.",
         tags,
         params: SubscriptionIdParams,
         response: { 200: SubscriptionEnvelope, ...errorResponses(404) },

@@ -1,6 +1,6 @@
 // SQL for webhook subscriptions and their signing secrets. Every statement that reads or changes a
-// subscription is scoped to its owner, so another client's subscription is indistinguishable from a
-// missing one.
+// subscription is scoped to the caller's reach (its owner, and companies the caller may read), so a
+// subscription out of reach is indistinguishable from a missing one.
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
@@ -24,6 +24,20 @@ export const MAX_PREVIOUS_SECRETS = 4;
 const COLUMNS = `id, status, event_types AS "eventTypes", endpoint_url AS "endpointUrl",
   ${isoTimestamp('created_at')} AS "createdAt", ${isoTimestamp('updated_at')} AS "updatedAt",
   json_build_object('type', auth_type) AS "endpointAuth", custom_headers AS "customHeaders"`;
+
+/**
+ * The subscriptions a caller may see and change (docs/decisions/subscriptions.md, "Who reaches a
+ * subscription"): those of its owner whose companies are all among the caller's.
+ */
+export interface SubscriptionReach {
+  owner: string;
+  companies: readonly string[];
+}
+
+/** The SQL condition of `reach`, given the placeholders of its owner and companies. */
+export function withinReach(ownerParam: string, companiesParam: string): string {
+  return `subscriptions.owner = ${ownerParam} AND subscriptions.companies <@ ${companiesParam}::uuid[]`;
+}
 
 /** What a subscription stores besides its owner; the Basic password is kept to send it. */
 export interface SubscriptionFields {
@@ -63,45 +77,104 @@ export async function insertSubscription(
   return row;
 }
 
-export async function findSubscription(db: Queryable, id: string, owner: string): Promise<Subscription | undefined> {
-  const [row] = await db.query<Subscription>(`SELECT ${COLUMNS} FROM subscriptions WHERE id = $1 AND owner = $2`, [
-    id,
-    owner,
-  ]);
+export async function findSubscription(
+  db: Queryable,
+  id: string,
+  reach: SubscriptionReach,
+): Promise<Subscription | undefined> {
+  const [row] = await db.query<Subscription>(
+    `SELECT ${COLUMNS} FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')}`,
+    [id, reach.owner, reach.companies],
+  );
   return row;
 }
 
-/** Replaces every field a request sets; owner and companies stay. Undefined when not the owner's. */
+/**
+ * Replaces every field a request sets; owner and companies stay. Undefined when out of reach, or when
+ * it would make ACTIVE a subscription the service stopped (status_reason set, see stopSubscriptionsOf).
+ */
 export async function replaceSubscription(
   db: Queryable,
   id: string,
-  owner: string,
+  reach: SubscriptionReach,
   fields: SubscriptionFields,
 ): Promise<Subscription | undefined> {
   const [row] = await db.query<Subscription>(
     `UPDATE subscriptions SET status = $1, event_types = $2::text[], endpoint_url = $3, custom_headers = $4::jsonb,
        auth_type = $5, basic_username = $6, basic_password = $7, updated_at = now()
-     WHERE id = $8 AND owner = $9
+     WHERE id = $8 AND ${withinReach('$9', '$10')} AND NOT ($1 = 'ACTIVE' AND status_reason IS NOT NULL)
      RETURNING ${COLUMNS}`,
-    [...fieldValues(fields), id, owner],
+    [...fieldValues(fields), id, reach.owner, reach.companies],
   );
   return row;
 }
 
 /** Deletes the subscription; its secrets and messages (pending ones included) go with it (ON DELETE CASCADE). */
-export async function deleteSubscription(db: Queryable, id: string, owner: string): Promise<boolean> {
-  const rows = await db.query('DELETE FROM subscriptions WHERE id = $1 AND owner = $2 RETURNING id', [id, owner]);
+export async function deleteSubscription(db: Queryable, id: string, reach: SubscriptionReach): Promise<boolean> {
+  const rows = await db.query(`DELETE FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')} RETURNING id`, [
+    id,
+    reach.owner,
+    reach.companies,
+  ]);
   return rows.length > 0;
 }
 
-/** Locks the owner's subscription for the rest of the transaction; false when there is none. */
-export async function lockSubscription(tx: Queryable, id: string, owner: string): Promise<boolean> {
-  const rows = await tx.query('SELECT id FROM subscriptions WHERE id = $1 AND owner = $2 FOR UPDATE', [id, owner]);
+/** Why the service itself made a subscription INACTIVE (migration 0020). */
+export type StatusReason = 'CLIENT_REVOKED';
+
+/**
+ * Makes every subscription of `owner` INACTIVE for `reason` and fails their pending messages unsent,
+ * leases or not, so nothing more is sent to them. One statement; answers how many of each.
+ */
+export async function stopSubscriptionsOf(
+  tx: Queryable,
+  owner: string,
+  reason: StatusReason,
+): Promise<{ subscriptions: number; messages: number }> {
+  const [row] = await tx.query<{ subscriptions: number; messages: number }>(
+    `WITH stopped AS (
+       UPDATE subscriptions SET status = 'INACTIVE', status_reason = $2, updated_at = now()
+       WHERE owner = $1 RETURNING id
+     ), cancelled AS (
+       UPDATE messages m SET status = 'failed', leased_until = NULL, leased_by = NULL, updated_at = now()
+       FROM stopped WHERE m.subscription_id = stopped.id AND m.status = 'pending'
+       RETURNING m.id
+     )
+     SELECT (SELECT count(*) FROM stopped)::int AS subscriptions, (SELECT count(*) FROM cancelled)::int AS messages`,
+    [owner, reason],
+  );
+  return row ?? { subscriptions: 0, messages: 0 };
+}
+
+/** Why the service stopped the subscription, or null; undefined when it is out of reach. */
+export async function findStatusReason(
+  db: Queryable,
+  id: string,
+  reach: SubscriptionReach,
+): Promise<StatusReason | null | undefined> {
+  const [row] = await db.query<{ reason: StatusReason | null }>(
+    `SELECT status_reason AS reason FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')}`,
+    [id, reach.owner, reach.companies],
+  );
+  return row?.reason;
+}
+
+/** Whether the subscription is within reach; with `lock`, also locks it for the rest of the transaction. */
+export async function subscriptionInReach(
+  db: Queryable,
+  id: string,
+  reach: SubscriptionReach,
+  options: { lock?: boolean } = {},
+): Promise<boolean> {
+  const rows = await db.query(
+    `SELECT id FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')}${options.lock ? ' FOR UPDATE' : ''}`,
+    [id, reach.owner, reach.companies],
+  );
   return rows.length > 0;
 }
 
 export interface SubscriptionFilters {
-  owner: string;
+  reach: SubscriptionReach;
   status: SubscriptionStatus | null;
   /** Any of these; null for every type. */
   eventTypes: string[] | null;
@@ -118,7 +191,7 @@ export async function listSubscriptions(
     json: rowToJson(COLUMNS),
     from: 'subscriptions',
     filter: (params) => {
-      const conditions = [`owner = ${params.add(filters.owner)}`];
+      const conditions = [withinReach(params.add(filters.reach.owner), params.add(filters.reach.companies))];
       if (filters.status) conditions.push(`status = ${params.add(filters.status)}`);
       if (filters.eventTypes) conditions.push(`event_types && ${params.add(filters.eventTypes)}::text[]`);
       return conditions;
@@ -153,16 +226,16 @@ export async function insertCurrentSecret(tx: Queryable, subscriptionId: string,
   );
 }
 
-/** The current secret of the owner's subscription; undefined when the subscription is not theirs. */
+/** The current secret of the subscription; undefined when it is out of reach. */
 export async function findCurrentSecret(
   db: Queryable,
   subscriptionId: string,
-  owner: string,
+  reach: SubscriptionReach,
 ): Promise<string | undefined> {
   const [row] = await db.query<{ secret: string }>(
-    `SELECT s.secret FROM subscription_secrets s JOIN subscriptions sub ON sub.id = s.subscription_id
-     WHERE s.subscription_id = $1 AND sub.owner = $2 AND s.expires_at IS NULL`,
-    [subscriptionId, owner],
+    `SELECT s.secret FROM subscription_secrets s JOIN subscriptions ON subscriptions.id = s.subscription_id
+     WHERE s.subscription_id = $1 AND ${withinReach('$2', '$3')} AND s.expires_at IS NULL`,
+    [subscriptionId, reach.owner, reach.companies],
   );
   return row?.secret;
 }

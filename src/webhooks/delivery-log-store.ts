@@ -1,5 +1,5 @@
 // SQL of the delivery log (decisions §6.1): a subscription's messages, their attempts, and resend.
-// Callers check first that the subscription is the caller's; every statement is also scoped to it.
+// Callers check first that the subscription is within the caller's reach; every statement is scoped to it.
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
@@ -39,11 +39,6 @@ const MESSAGE_COLUMNS = `m.id, m.event_id AS "eventId", e.event_type AS "eventTy
   CASE WHEN m.status = 'pending' THEN ${isoTimestamp('m.next_attempt_at')} END AS "nextAttemptAt",
   ${isoTimestamp('m.created_at')} AS "createdAt", ${isoTimestamp('m.delivered_at')} AS "deliveredAt"`;
 const MESSAGE_FROM = 'messages m JOIN events e ON e.id = m.event_id';
-
-export async function subscriptionIsOwned(db: Queryable, subscriptionId: string, owner: string): Promise<boolean> {
-  const rows = await db.query('SELECT 1 FROM subscriptions WHERE id = $1 AND owner = $2', [subscriptionId, owner]);
-  return rows.length > 0;
-}
 
 export type PagePosition = Pick<PageQuerySpec, 'sort' | 'limit' | 'offset' | 'after' | 'before'>;
 

@@ -1,18 +1,17 @@
-// What the delivery log API does (decisions §6.1), one function per operation. A subscription is
-// visible to its owner only: another client's is answered like a missing one.
+// What the delivery log API does, one function per operation. A subscription's log is visible to
+// those who reach the subscription (reachOf): any other is answered like a missing one.
 import type { Principal } from '../auth/principal.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { Page } from '../db/keyset-page.ts';
 import { ApiError, validationError } from '../http/problem.ts';
-import { ownerOf } from '../subscriptions/operations.ts';
+import { reachOf, subscriptionNotFound } from '../subscriptions/operations.ts';
+import { subscriptionInReach } from '../subscriptions/store.ts';
 import * as store from './delivery-log-store.ts';
 import { type HealthView, readHealth } from './health-store.ts';
 import { insertRecovery, type RecoveryView } from './recovery-store.ts';
 
 async function assertOwnSubscription(db: Queryable, principal: Principal, subscriptionId: string): Promise<void> {
-  if (!(await store.subscriptionIsOwned(db, subscriptionId, ownerOf(principal)))) {
-    throw new ApiError('SUBSCRIPTION_NOT_FOUND', `No subscription ${subscriptionId}`);
-  }
+  if (!(await subscriptionInReach(db, subscriptionId, reachOf(principal)))) throw subscriptionNotFound(subscriptionId);
 }
 
 const messageNotFound = (messageId: string) => new ApiError('MESSAGE_NOT_FOUND', `No message ${messageId}`);

@@ -38,6 +38,10 @@ interface ClaimedRow {
  * when pending, its time has come and no live lease holds it; due_messages_for_claim (migration
  * 0011) finds them in queue order.
  *
+ * A due message of a subscription the service stopped (status_reason, e.g. its client was revoked)
+ * is failed unsent instead of leased. Revoking fails the pending messages itself; this catches those
+ * an event recorded alongside the revocation added after it.
+ *
  * One statement, committed without waiting for its WAL flush: set_config(…, true) turns
  * synchronous_commit off for this statement's own transaction. Under load a flush or three more
  * round trips took longer than the claim itself. It is safe because a claim is only a lease: were a
@@ -49,9 +53,14 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
     `WITH relaxed AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true)),
      due AS (SELECT id FROM due_messages_for_claim($4, $3::uuid[]) AS id, relaxed),
      claimed AS (
-       UPDATE messages m SET leased_until = now() + $2 * interval '1 millisecond', leased_by = $1
-       FROM due WHERE m.id = due.id
-       RETURNING m.id, m.subscription_id, m.event_id, m.attempts
+       UPDATE messages m SET
+         leased_until = CASE WHEN sub.status_reason IS NULL THEN now() + $2 * interval '1 millisecond' END,
+         leased_by = CASE WHEN sub.status_reason IS NULL THEN $1 END,
+         status = CASE WHEN sub.status_reason IS NULL THEN m.status ELSE 'failed' END,
+         updated_at = CASE WHEN sub.status_reason IS NULL THEN m.updated_at ELSE now() END
+       FROM due, subscriptions sub
+       WHERE m.id = due.id AND sub.id = m.subscription_id
+       RETURNING m.id, m.subscription_id, m.event_id, m.attempts, m.status
      )
      SELECT c.id AS "messageId", c.subscription_id AS "subscriptionId", c.attempts,
        s.endpoint_url AS "endpointUrl", s.custom_headers AS "customHeaders",
@@ -60,7 +69,8 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
        ARRAY(SELECT k.secret FROM subscription_secrets k
              WHERE k.subscription_id = s.id AND (k.expires_at IS NULL OR k.expires_at > now())
              ORDER BY k.created_at DESC) AS secrets
-     FROM claimed c JOIN events e ON e.id = c.event_id JOIN subscriptions s ON s.id = c.subscription_id`,
+     FROM claimed c JOIN events e ON e.id = c.event_id JOIN subscriptions s ON s.id = c.subscription_id
+     WHERE c.status = 'pending'`,
     [options.workerId, options.leaseMs, options.excludedSubscriptions, options.limit],
   );
   return rows.map((row) => ({

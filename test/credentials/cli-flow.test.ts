@@ -89,7 +89,17 @@ describe(`integration set-up through the CLI and HTTP (${TEST_DATABASE_URL ? 'Po
   it('creates a client, gets a token, calls accounts with it and with the API key both ways, revokes, is refused', async () => {
     // 1. The operator registers the integration; the secrets are printed once.
     const created = await runCli(
-      ['clients', 'create', '--name', 'Acme books', '--company', company, '--scope', 'accounts:write', '--json'],
+      [
+        'clients',
+        'create',
+        '--name',
+        'Acme books',
+        '--company',
+        company,
+        '--scope',
+        'accounts:write export-jobs:write',
+        '--json',
+      ],
       env,
     );
     const printed: Printed = JSON.parse(created.stdout);
@@ -121,18 +131,26 @@ describe(`integration set-up through the CLI and HTTP (${TEST_DATABASE_URL ? 'Po
     for (const authorization of [`Bearer ${token}`, byKey, byBasic, bySecondKey]) {
       assert.equal((await getAccount(server.url, data.id, authorization)).status, 200, authorization.slice(0, 12));
     }
+    const subscribed = await fetch(`${server.url}/v1/subscriptions`, {
+      method: 'POST',
+      headers: { authorization: byKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ eventTypes: ['v1.export-job.created'], endpointUrl: 'https://hooks.example.com/acme' }),
+    });
+    assert.equal(subscribed.status, 200);
 
     // 3. The operator revokes one key, then the client.
     const revoke = async (args: string[]) => {
       if (!TEST_DATABASE_URL) await server?.stop();
-      await runCli(args, env);
+      const { stdout } = await runCli(args, env);
       if (!TEST_DATABASE_URL) server = await start();
+      return stdout;
     };
     const url = () => (server as Served).url;
     await revoke(['api-keys', 'revoke', second.api_key_id]);
     await refused(() => getAccount(url(), data.id, bySecondKey));
     assert.equal((await getAccount(url(), data.id, byKey)).status, 200);
-    await revoke(['clients', 'revoke', printed.client_id]);
+    const revokedClient = await revoke(['clients', 'revoke', printed.client_id]);
+    assert.match(revokedClient, /1 subscription\(s\) set INACTIVE/);
     for (const authorization of [`Bearer ${token}`, byKey, byBasic]) {
       await refused(() => getAccount(url(), data.id, authorization));
     }

@@ -44,6 +44,8 @@ export interface CredentialsAppOptions {
   rateLimits?: RateLimitSettings;
   /** An existing database (another deployment's view of it); a new one by default. */
   db?: Database;
+  /** Webhook endpoints may be http and local (receivers of the test); false by default, as in production. */
+  webhookAllowPrivateTargets?: boolean;
 }
 
 export const ALL_CLIENT_SCOPES = 'accounts:write tax-codes:write export-jobs:read';
@@ -77,6 +79,7 @@ export async function startCredentialsApp(options: CredentialsAppOptions = {}): 
     verifyToken: createTokenVerifier({ secret: TEST_JWT_SECRET, own: ownTokenKey(issuer, status) }),
     credentials: { status, issuer },
     rateLimits: options.rateLimits,
+    webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? false,
   });
   await app.ready();
   const checker = new ResponseChecker(app.swagger() as never);

@@ -76,8 +76,9 @@ describe('POST /v1/subscriptions', () => {
     const asClient = await t.token({ companies, clientId: 'accounting-app-1' });
     const byClient = await createSubscription(t, asClient);
     assert.equal((await stored(byClient.data.id))?.owner, 'accounting-app-1');
-    // Another user of the same client sees it; the user who made the first one does not see this one.
-    const sameClient = await t.token({ companies: [randomUUID()], clientId: 'accounting-app-1' });
+    // Another user of the same client for the same companies sees it; the user who made the first one
+    // does not see this one (test/subscriptions/reach.test.ts: the client's tokens for other companies neither).
+    const sameClient = await t.token({ companies, clientId: 'accounting-app-1' });
     assert.equal((await t.request('GET', `/v1/subscriptions/${byClient.data.id}`, { token: sameClient })).status, 200);
     assert.equal((await t.request('GET', `/v1/subscriptions/${byClient.data.id}`, { token: asUser })).status, 404);
   });
@@ -120,8 +121,8 @@ describe('PUT /v1/subscriptions/{id}', () => {
       endpointAuth: { type: 'BASIC', credentials: { username: 'u', password: 'p' } },
     });
     const { id } = created.data;
-    // The same client, another user with another company.
-    const updater = await t.token({ companies: [randomUUID()], clientId });
+    // The same client, another user whose token lists another company besides the subscription's.
+    const updater = await t.token({ companies: [randomUUID(), company], clientId });
     const put = await t.request('PUT', `/v1/subscriptions/${id}`, {
       token: updater,
       body: { eventTypes: [EVENT_TYPE], endpointUrl: 'https://example.org/hooks?v=2' },
