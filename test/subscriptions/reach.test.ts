@@ -1,7 +1,7 @@
 // Who reaches a subscription (docs/decisions/subscriptions.md): a token of its owner that may read
 // every company it delivers for. Two tokens of one client for different companies do not share
 // subscriptions, so the token of company B cannot read A's secret, repoint A's subscription to its
-// own receiver, or resend A's messages there, while A keeps every right.
+// own receiver, resend or recover A's messages there, or read its health, while A keeps every right.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -78,6 +78,8 @@ describe("a token of another company of the same client and company A's subscrip
       ['GET', `${base}/messages`],
       ['GET', `${base}/messages/${messageId}/attempts`],
       ['POST', `${base}/messages/${messageId}:resend`],
+      ['POST', `${base}:recover`, { since: '2020-01-01T00:00:00Z' }],
+      ['GET', `${base}/health`],
       ['DELETE', base],
     ] as const) {
       const response = await t.request(method, url, { token: tokenB, body: sent });
