@@ -1,48 +1,84 @@
 // `ledgerhook` as child processes, for the tests that need the CLI or several servers.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import { untilEnded } from '../support/process-state.ts';
 
 export const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const execFileAsync = promisify(execFile);
 
 export interface Served {
   url: string;
+  /** The process started: the server, or `npm` with the server as its child. */
   child: ChildProcess;
+  /** The server's own pid, from its log lines. */
+  pid: number;
   /** Everything it wrote to stdout and stderr so far (its JSON log lines). */
   output(): string;
+  /** SIGTERM; resolves once the server has exited. */
   stop(): Promise<void>;
+  /** SIGKILL to the server and, under npm, to its process group; resolves once the server has ended, unreaped. */
+  kill(): Promise<void>;
 }
 
-/** Starts `ledgerhook serve --role api` and resolves once it logs its address. */
-export async function startServe(env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--role', 'api'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export interface ServeOptions {
+  /**
+   * Started as a user does: `npm start` in the repository (`serve`, every role), in a process group
+   * of its own. The server is npm's child, so once killed it stays a zombie where PID 1 does not
+   * reap orphans. Default: `ledgerhook serve --role api`, a child of this process.
+   */
+  npmStart?: boolean;
+}
+
+const REPOSITORY = new URL('../..', import.meta.url).pathname;
+
+/** Starts `ledgerhook serve` and resolves once it logs its address. */
+export async function startServe(
+  env: Record<string, string>,
+  { npmStart = false }: ServeOptions = {},
+): Promise<Served> {
+  const settings = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
+  const child = npmStart
+    ? spawn('npm', ['start', '--silent'], {
+        cwd: REPOSITORY,
+        // npm and the script it runs find this Node first.
+        env: { ...settings, PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      })
+    : spawn(process.execPath, [MAIN, 'serve', '--role', 'api'], { env: settings, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const url = await new Promise<string>((resolve, reject) => {
+  const exited = once(child, 'exit');
+  const { url, pid } = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
     lines.on('line', (line) => {
       output += `${line}\n`;
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-      if (match?.[1]) resolve(match[1]);
+      if (match?.[1]) resolve({ url: match[1], pid: JSON.parse(line).pid });
     });
     child.once('exit', (code) => reject(new Error(`the server exited with code ${code} before listening:\n${output}`)));
   });
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const signal = (name: NodeJS.Signals) =>
+    process.kill(npmStart ? -(child.pid as number) : (child.pid as number), name);
   return {
     url,
     child,
+    pid,
     output: () => output,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
+      if (running()) signal('SIGTERM');
       await exited;
+      await untilEnded(pid);
+    },
+    async kill() {
+      if (running()) signal('SIGKILL');
+      await untilEnded(pid);
     },
   };
 }
