@@ -1,7 +1,7 @@
 // Killed as an OOM killer or a container runtime kills (SIGKILL to the process group of `npm start`)
 // and started again at once on the same data: it comes back by itself and has lost nothing it
-// acknowledged. The killed server is npm's child, so where PID 1 does not reap orphans (this
-// machine, Docker without --init) it stays a zombie beside the restarted one.
+// acknowledged. The killed server is npm's child, so it stays a zombie until PID 1 reaps it: this
+// machine's reaps after a second or two, Docker's without --init never does.
 //
 // Runs on PostgreSQL (TEST_DATABASE_URL: a database of its own) and on a temporary DATA_DIR; the
 // tests of the DATA_DIR lock itself run on a DATA_DIR either way.
