@@ -17,7 +17,7 @@ export async function openPglite(
   { pgliteSharedBuffersMb = 'auto' }: Partial<Pick<Config, 'pgliteSharedBuffersMb'>> = {},
 ): Promise<Database> {
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
-  const unlock = dataDir === 'memory' ? () => {} : lockDataDir(dataDir);
+  const unlock = dataDir === 'memory' ? () => {} : await lockDataDir(dataDir);
   const sharedBuffersMb = pgliteSharedBuffersMb === 'auto' ? sharedBuffersFor(dataDir) : pgliteSharedBuffersMb;
   let pg: PGlite;
   try {

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import { untilEnded } from '../support/process-state.ts';
+import { untilEnding } from '../support/process-state.ts';
 
 export const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const execFileAsync = promisify(execFile);
@@ -17,9 +17,9 @@ export interface Served {
   pid: number;
   /** Everything it wrote to stdout and stderr so far (its JSON log lines). */
   output(): string;
-  /** SIGTERM; resolves once the server has exited. */
+  /** SIGTERM; resolves once the server has stopped. */
   stop(): Promise<void>;
-  /** SIGKILL to the server and, under npm, to its process group; resolves once the server has ended, unreaped. */
+  /** SIGKILL to the server (under npm, to its process group); resolves once the kernel is ending it. */
   kill(): Promise<void>;
 }
 
@@ -74,11 +74,11 @@ export async function startServe(
     async stop() {
       if (running()) signal('SIGTERM');
       await exited;
-      await untilEnded(pid);
+      await untilEnding(pid, 30_000);
     },
     async kill() {
       if (running()) signal('SIGKILL');
-      await untilEnded(pid);
+      await untilEnding(pid);
     },
   };
 }

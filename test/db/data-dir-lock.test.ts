@@ -53,10 +53,11 @@ describe('the embedded database folder', () => {
     const dir = newDir();
     const holder = await contender(dir);
     assert.equal(await holder.ask('lock'), 'held');
-    assert.throws(() => lockDataDir(dir), new RegExp(`in use by process ${holder.pid}:`));
+    await assert.rejects(lockDataDir(dir), new RegExp(`in use by process ${holder.pid}:`));
     await holder.kill();
+    // Waited for while the kernel frees the killed holder's memory, then taken.
+    (await lockDataDir(dir))();
     assert.equal(processState(holder.pid), 'Z');
-    lockDataDir(dir)();
   });
 
   it('is not held by a pid in the holder file, whether that process is gone or runs', async () => {
@@ -65,7 +66,7 @@ describe('the embedded database folder', () => {
     for (const stale of [gonePid(), process.pid, process.ppid]) {
       const dir = newDir();
       writeFileSync(join(dir, HOLDER_FILE), String(stale));
-      const release = lockDataDir(dir);
+      const release = await lockDataDir(dir);
       assert.equal(readFileSync(join(dir, HOLDER_FILE), 'utf8'), `${process.pid}\n`);
       release();
     }

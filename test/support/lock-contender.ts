@@ -5,13 +5,13 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { lockDataDir } from '../../src/db/data-dir-lock.ts';
-import { untilEnded } from './process-state.ts';
+import { untilEnding } from './process-state.ts';
 
 export interface LockContender {
   pid: number;
   /** Sends `lock` or `release` and resolves with the answer. */
   ask(command: 'lock' | 'release'): Promise<string>;
-  /** SIGKILL; resolves once it has ended, a zombie (its parent never reaps it). */
+  /** SIGKILL; resolves once the kernel is ending it (a zombie then, since its parent never reaps it). */
   kill(): Promise<void>;
   /** Ends its parent too, which hands the zombie to PID 1. */
   close(): Promise<void>;
@@ -45,7 +45,7 @@ export async function startLockContender(dataDir: string): Promise<LockContender
       try {
         process.kill(pid, 'SIGKILL');
       } catch {}
-      await untilEnded(pid);
+      await untilEnding(pid);
     },
     async close() {
       parent.kill('SIGKILL');
@@ -61,7 +61,7 @@ if (import.meta.main) {
   for await (const command of createInterface({ input: process.stdin })) {
     if (command === 'lock') {
       try {
-        release = lockDataDir(dataDir);
+        release = await lockDataDir(dataDir);
         console.log('held');
       } catch (error) {
         console.log(`refused ${(error as Error).message}`);
