@@ -1,4 +1,4 @@
-// Issue 3: export jobs created per second, each with its v1.export-job.created event in the same
+// Export jobs created per second, each with its v1.export-job.created event in the same
 // transaction. A company admits one open job (else 409), so every request names a fresh company.
 // A token listing 20,000 companies would be ~1 MB, far over Node's 16 KiB header limit: the
 // companies are spread over many small tokens (COMPANIES_PER_TOKEN each, ~0.7 KiB), so the

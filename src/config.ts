@@ -1,5 +1,5 @@
-// Every setting of the service, its environment variable and its default, in one place
-// (decisions §1). Nothing else reads process.env.
+// Every setting of the service, its environment variable and its default, in one place (the
+// README's settings table lists them). Nothing else reads process.env.
 import { DECIMAL_INTEGER } from './text-formats.ts';
 
 export type Role = 'api' | 'worker' | 'all';

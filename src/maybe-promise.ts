@@ -1,6 +1,6 @@
 // Values that are known at once on the hot path (a cached token, a count kept in process) and only
 // sometimes must be waited for. Passing them on without a promise when there is none saves get-by-id
-// the promises and microtask turns (docs/performance.md, session 7).
+// the promises and microtask turns (docs/decisions/credentials.md, "Answered without waiting").
 
 export type MaybePromise<T> = T | Promise<T>;
 

@@ -6,7 +6,7 @@
 // 900 ns instead of 130 ns. A garbage collection while no tick object is alive (at start-up, between
 // two bursts of work) drops the remembered shapes, the next nextTick makes new ones, and that is
 // the second shape. Node's HTTP server calls nextTick about 7 times per request: in 8 of 11 service
-// starts, get-by-id spent 5-6 % of its CPU building tick objects (docs/performance.md, session 8).
+// starts, get-by-id spent 5-6 % of its CPU building tick objects (docs/decisions/stack.md).
 //
 // One tick object held for the life of the process keeps its shape, and the ones before it, alive.
 // Inside a tick's callback, executionAsyncResource() is that tick's object. (Calling it makes Node

@@ -93,8 +93,9 @@ async function start(running: Running, { config, role, db, logger, stop }: Start
 }
 
 // How long requests in flight have to finish once a stop is asked for. Node stops enforcing its
-// header and request time-outs when the server closes, so a client that never finished sending its
-// request held the stop for as long as it kept the connection open (found by an audit).
+// header and request time-outs when the server closes, so without this cut a client that never
+// finishes sending its request would hold the stop for as long as it keeps the connection open
+// (docs/decisions/process-lifecycle.md; test/cli/serve.test.ts).
 const REQUESTS_GRACE_MS = 10_000;
 
 async function close({ api, worker, sweeper, retention, recovery }: Running, db: Database): Promise<void> {

@@ -38,7 +38,7 @@ export interface ServerOptions {
   logger?: FastifyBaseLogger;
   /** The deployment's base address, listed as the OpenAPI server. */
   publicBaseUrl?: string;
-  /** Lifetime of an export job since its last change; default EXPORT_JOB_TTL's (decisions §5). */
+  /** Lifetime of an export job since its last change; default EXPORT_JOB_TTL's. */
   exportJobTtlSeconds?: number;
   /** http and private addresses allowed as webhook endpoints; default WEBHOOK_ALLOW_PRIVATE_TARGETS's (false). */
   webhookAllowPrivateTargets?: boolean;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { ConfigError, loadConfig, parseDurationList } from '../src/config.ts';
 
 describe('configuration', () => {
-  it('has the defaults of decisions §1', () => {
+  it('has the defaults the README lists', () => {
     const config = loadConfig({});
     assert.equal(config.port, 8080);
     assert.equal(config.host, '127.0.0.1');

@@ -1,5 +1,5 @@
-// The accounting entries contract (decisions §5): request and response schemas, which are also the
-// OpenAPI document's, and the types the code and tests share.
+// The accounting entries contract (docs/decisions/tax-codes-and-entries.md): request and response
+// schemas, which are also the OpenAPI document's, and the types the code and tests share.
 import Type, { type Static } from 'typebox';
 import { pageQueryProperties } from '../http/pagination/page-request.ts';
 import { PageInfoSchema } from '../http/pagination/page-response.ts';

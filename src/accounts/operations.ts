@@ -1,5 +1,5 @@
-// What the accounts API does, one function per operation (decisions §3). Routes parse and shape;
-// these decide.
+// What the accounts API does, one function per operation (docs/decisions/api-conventions.md).
+// Routes parse and shape; these decide.
 import { isDeepStrictEqual } from 'node:util';
 import type { Principal } from '../auth/principal.ts';
 import { type Database, isPgError, PG_STILL_REFERENCED } from '../db/database.ts';

@@ -1,4 +1,4 @@
-// The accounts contract (interface 2.1-2.5, decisions §3): request and response schemas, which are
+// The accounts contract (docs/decisions/api-conventions.md): request and response schemas, which are
 // also the OpenAPI document's, and the types the code and tests share.
 import Type, { type Static } from 'typebox';
 import { pageQueryProperties } from '../http/pagination/page-request.ts';

@@ -23,7 +23,8 @@ const STORED_COLUMNS = `id, company_id AS "companyId", external_id AS "externalI
 const JSON_COLUMNS = 'id, company_id AS "companyId", api_json AS json';
 
 // A search item as JSON: the account as stored in api_json (migration 0014), and accountingSystem
-// only when the creating token had one (decisions §3), added before the closing brace.
+// only when the creating token had one (docs/decisions/api-conventions.md), added before the
+// closing brace.
 const SEARCH_ITEM_JSON = `CASE WHEN accounting_system IS NULL THEN api_json
   ELSE left(api_json, -1) || ',"accountingSystem":' || to_json(accounting_system)::text || '}' END`;
 

@@ -13,7 +13,7 @@ export interface TokenClaims {
   ttl?: string;
 }
 
-/** Signs an HS256 bearer token with the claims of decisions §2, for local use and tests. */
+/** Signs an HS256 bearer token with the service's claims (docs/decisions/credentials.md), for local use and tests. */
 export async function mintToken(secret: string, claims: TokenClaims): Promise<string> {
   const jwt = new SignJWT({
     scope: claims.scope,

@@ -1,4 +1,4 @@
-// Who is calling, as the bearer token says (decisions §2).
+// Who is calling, as the bearer token says (docs/decisions/credentials.md).
 
 export const SCOPES = [
   'accounts:read',

@@ -39,7 +39,7 @@ export async function startCredentialStatus(db: Database, pepper: Buffer | undef
   });
   async function findApiKey(digest: Buffer, cacheKey: string): Promise<Principal | undefined> {
     const found = await findActiveApiKey(db, digest);
-    // Found by its digest through an index; compared again in constant time all the same.
+    // Looked up by its digest through an index; compared again in constant time all the same.
     if (!found || !digestsEqual(found.keyHash, digest)) return undefined;
     const principal: Principal = {
       subject: found.clientId,

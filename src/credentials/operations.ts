@@ -144,7 +144,7 @@ export interface TokenIssuer {
   ttlSeconds: number;
 }
 
-/** An ES256 JWT with the claims of decisions §2 for `client`, with `scopes` (already checked to narrow). */
+/** An ES256 JWT for `client` (its id as `sub` and `client_id`, its companies), with `scopes` (checked to narrow). */
 export async function issueToken(issuer: TokenIssuer, client: Client, scopes: string[]): Promise<IssuedToken> {
   const scope = scopes.join(' ');
   const accessToken = await new SignJWT({ scope, companies: client.companies, client_id: client.id })

@@ -15,7 +15,7 @@ const FORM_LIMIT = 16 * 1024;
 
 const TokenResponseSchema = Type.Object(
   {
-    access_token: Type.String({ description: 'An ES256 JWT with the claims of decisions §2' }),
+    access_token: Type.String({ description: 'An ES256 JWT carrying sub, scope, companies and client_id' }),
     token_type: Type.Literal('Bearer'),
     expires_in: Type.Integer({ description: 'Seconds the token is valid', examples: [3600] }),
     scope: Type.String({ description: 'The scopes granted, space-separated', examples: ['accounts:read'] }),
@@ -228,7 +228,8 @@ function narrowScopes(granted: string[], requested: string | undefined): string[
   const asked = [...new Set(requested.split(' ').filter(Boolean))];
   const unknown = asked.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new OAuthError('invalid_scope', `Unknown scope ${unknown.join(', ')}`);
-  // A `:write` grant includes its `:read` (decisions §2), so asking for the read is narrowing too.
+  // A `:write` grant includes its `:read` (docs/decisions/credentials.md), so asking for the read
+  // is narrowing too.
   const covers = (scope: string) =>
     granted.includes(scope) || (scope.endsWith(':read') && granted.includes(scope.replace(/:read$/, ':write')));
   const beyond = asked.filter((s) => !covers(s));

@@ -1,7 +1,7 @@
 // Generating, hashing and checking client secrets and API keys. Neither is ever stored or logged in
 // the clear: a client secret is kept as an scrypt string (slow, salted: it guards a secret a person
 // may paste around), an API key as HMAC-SHA256 under the server's pepper (fast: the key has 256 bits
-// of entropy, is checked on every request, and is found by its digest).
+// of entropy, is checked on every request, and is looked up by its digest).
 import { createHmac, type KeyObject, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 export const CLIENT_SECRET_PREFIX = 'lhs_';

@@ -1,6 +1,6 @@
 // Keyset pagination in SQL. A sort is a list of terms (expression, direction); the page after a
 // boundary row is the rows whose terms compare strictly after the boundary's, scanned from an index
-// that starts at the boundary, so page 10,000 costs what page 1 does (decisions §3.1).
+// that starts at the boundary, so page 10,000 costs what page 1 does (docs/decisions/pagination.md).
 
 export const PAGE_ORDERS = [
   'ASC',

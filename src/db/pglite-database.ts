@@ -36,10 +36,10 @@ export async function openPglite(
   // outside a transaction therefore take turns: one per turn of the event loop, in the order they
   // were asked for, each after that turn's I/O. A request that arrives while statements run is read
   // on the next turn and queued behind the statements asked for before it, in arrival order.
-  // (Running every waiting statement in one turn left requests unread in their sockets behind the
-  // whole batch: a cursor page's p99 was 2.5 times its p50; one per turn, 1.7 times, at the same
-  // rate: docs/performance.md, session 7.) Work given to afterPendingIo runs after the I/O already,
-  // so its statements start at once.
+  // (Running every waiting statement in one turn would leave requests unread in their sockets
+  // behind the whole batch: a cursor page's p99 is 2.5 times its p50 that way, 1.7 times with one
+  // per turn, at the same rate: docs/decisions/query-plans.md.) Work given to afterPendingIo runs
+  // after the I/O already, so its statements start at once.
   let runningAfterIo = false;
   const afterPendingIo = (work: () => void) =>
     void setImmediate(() => {

@@ -12,8 +12,8 @@ const { serialize } = protocol;
 // call for its values, as every other statement needs. A kept-plan call switches the session to
 // generic plans in the same implicit transaction as its statement, so a failing statement rolls the
 // switch back with it; the session then stays keeping plans until a statement that needs planning
-// asks for the switch back (`planEachCall`). Switching around every call cost 13–16 µs of each
-// kept-plan call (docs/performance.md, session 14).
+// asks for the switch back (`planEachCall`). Switching around every call would cost 13–16 µs of
+// each kept-plan call (docs/decisions/query-plans.md).
 const KEEP_PLANS = [
   serialize.parse({ text: 'SET plan_cache_mode = force_generic_plan' }),
   serialize.bind({}),

@@ -2,7 +2,7 @@
 // (node-postgres's pipeline mode): each is written at once, behind those not yet answered, and
 // PostgreSQL answers them in order, each with its own result or error. A statement that takes a pool
 // connection instead finds that connection's backend asleep and pays for waking it; on this shared
-// connection the backend is often still busy with the one before (docs/performance.md, session 12).
+// connection the backend is often still busy with the one before (docs/decisions/query-plans.md).
 // A slow statement would hold up every one behind it: only statements of microseconds come here.
 import pg from 'pg';
 

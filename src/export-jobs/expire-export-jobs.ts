@@ -1,5 +1,6 @@
-// The expiry sweep (decisions §5): a job with no change for EXPORT_JOB_TTL fails with
-// failureReasonType job_expired and its open items become abandoned. expiry-sweeper.ts runs it.
+// The expiry sweep (docs/decisions/export-jobs-and-events.md): a job with no change for
+// EXPORT_JOB_TTL fails with failureReasonType job_expired and its open items become abandoned.
+// expiry-sweeper.ts runs it.
 import type { Database } from '../db/database.ts';
 
 /**

@@ -1,5 +1,5 @@
-// What the export jobs API does, one function per operation (decisions §5). Routes parse and
-// shape; these decide.
+// What the export jobs API does, one function per operation
+// (docs/decisions/export-jobs-and-events.md). Routes parse and shape; these decide.
 import type { Principal } from '../auth/principal.ts';
 import { type Database, isPgError, PG_UNIQUE_VIOLATION, type Queryable } from '../db/database.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
@@ -101,7 +101,7 @@ export function toExportJobFilters(
   };
 }
 
-/** Which status each event moves a job from, and to (decisions §5). */
+/** Which status each event moves a job from, and to (docs/decisions/export-jobs-and-events.md). */
 const TRANSITIONS: Record<ExportJobEventCreate['event'], { from: ExportJobStatus; to: ExportJobStatus }> = {
   started: { from: 'pending', to: 'in_progress' },
   completed: { from: 'in_progress', to: 'completed' },

@@ -1,6 +1,7 @@
-// The export jobs contract (decisions §5, the reference API v2: ExportJob, CreateExportJob,
-// CreateExportJobEvent, ExportJobItem, UpdateExportJobItem): request and response schemas, which are
-// also the OpenAPI document's, and the types the code and tests share.
+// The export jobs contract (docs/decisions/export-jobs-and-events.md, the reference API v2:
+// ExportJob, CreateExportJob, CreateExportJobEvent, ExportJobItem, UpdateExportJobItem): request
+// and response schemas, which are also the OpenAPI document's, and the types the code and tests
+// share.
 import Type, { type Static } from 'typebox';
 import { pageQueryProperties } from '../http/pagination/page-request.ts';
 import { PageInfoSchema } from '../http/pagination/page-response.ts';
@@ -47,7 +48,7 @@ export const EXPORT_ITEM_FAILURE_REASON_TYPES = [
   'accounting_system_timeout',
 ] as const;
 
-/** At most this many items per PUT /v2/export-jobs/{jobId}/items (decisions §5); more is 413. */
+/** At most this many items per PUT /v2/export-jobs/{jobId}/items; more is 413 (decisions/export-jobs-and-events.md). */
 export const MAX_ITEM_UPDATES = 100;
 
 const OneOf = <T extends readonly string[]>(values: T, description: string) =>

@@ -40,7 +40,7 @@ export interface AuthenticationOptions {
  *
  * Each step answers at once when it can (a token verified before, counts kept in this process) and
  * with a promise only when it must wait: a request that waits for nothing creates no promise here
- * (docs/performance.md, session 7).
+ * (docs/decisions/credentials.md).
  */
 export function registerAuthentication(
   app: FastifyInstance,
@@ -179,7 +179,7 @@ function admitted(principal: Principal | undefined): Principal {
   return principal;
 }
 
-/** 403 unless the token lists the company a request body names (decisions §2). */
+/** 403 unless the token lists the company a request body names (docs/decisions/credentials.md). */
 export function assertCompanyAccess(principal: Principal, companyId: string): void {
   if (!principal.companies.has(companyId.toLowerCase())) {
     throw new ApiError('FORBIDDEN', `The token does not grant access to company ${companyId}`);

@@ -1,5 +1,6 @@
-// The one error vocabulary of the API (decisions §4): a closed list of stable `type` codes that
-// clients branch on, one typed error that domain code throws, and the problem+json body.
+// The one error vocabulary of the API (docs/decisions/api-conventions.md): a closed list of stable
+// `type` codes that clients branch on, one typed error that domain code throws, and the
+// problem+json body.
 
 export const PROBLEM_TYPES = {
   VALIDATION_FAILED: { status: 400, title: 'The request is invalid' },

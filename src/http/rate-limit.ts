@@ -1,4 +1,4 @@
-// Rate limits (issue 5): requests per credential, and failed authentications per client address.
+// Rate limits: requests per credential, and failed authentications per client address.
 // Fixed windows, counted in this process by default, and in Redis when REDIS_URL is set so that
 // every process of a deployment shares the counts. Redis is reached through @fastify/rate-limit's
 // store. In this process the counts are plain synchronous lookups (fixed-windows.ts): the

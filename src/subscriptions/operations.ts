@@ -183,7 +183,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** 403 naming the scopes the token lacks for the event types (interface 5.3, decisions §6.1). */
+/** 403 naming the scopes the token lacks for the event types (docs/decisions/subscriptions.md). */
 function assertEventTypeScopes(principal: Principal, eventTypes: readonly string[]): void {
   const needed = new Set(eventTypes.flatMap((type) => findEventType(type)?.scopes ?? []));
   const missing = [...needed].filter((scope) => !hasScope(principal, scope)).sort();

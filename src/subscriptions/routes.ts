@@ -24,7 +24,7 @@ const tags = ['Webhook subscriptions'];
 // subscribing checks the scopes of each event type.
 const config = { authenticated: true } as const;
 
-/** Interface 2.7 puts endpointAuth and customHeaders beside data; the reference API inside it. */
+/** The interface puts endpointAuth and customHeaders beside data; the reference API inside it. */
 const envelope = (subscription: Subscription) => ({
   data: subscription,
   endpointAuth: subscription.endpointAuth,

@@ -1,4 +1,4 @@
-// The webhook subscriptions contract (interface 2.7, decisions §6.1, the reference API's
+// The webhook subscriptions contract (docs/decisions/subscriptions.md, the reference API's
 // SubscriptionRequest, SubscriptionResponse and SubscriptionSecretResponse): request and response
 // schemas, which are also the OpenAPI document's, and the types the code and tests share.
 import Type, { type Static } from 'typebox';
@@ -93,7 +93,7 @@ export const SubscriptionSchema = Type.Object(
 // The interface's shape (endpointAuth and customHeaders beside data) and the reference API's (inside).
 export const SubscriptionEnvelope = Type.Object(
   { data: SubscriptionSchema, endpointAuth: EndpointAuthSchema, customHeaders: CustomHeaders('As data.customHeaders') },
-  { description: 'One subscription; endpointAuth and customHeaders also beside data (interface 2.7)' },
+  { description: 'One subscription; endpointAuth and customHeaders also beside data' },
 );
 
 export const SubscriptionPageSchema = Type.Object({

@@ -12,7 +12,7 @@ export const SUBSCRIPTION_SORT_COLUMNS: Record<string, SortColumn> = {
   id: { sql: 'id', type: 'uuid' },
 };
 
-/** How long a replaced secret keeps signing beside its successor (decisions §6.1). */
+/** How long a replaced secret keeps signing beside its successor (docs/decisions/subscriptions.md). */
 export const SECRET_OVERLAP = '24 hours';
 
 /**
@@ -241,7 +241,7 @@ export async function findCurrentSecret(
 }
 
 /**
- * The secrets a notification of the subscription is signed with (decisions §6.2): the current one,
+ * The secrets a notification of the subscription is signed with (docs/decisions/webhook-delivery.md): the current one,
  * then the replaced ones that have not expired, newest first. For the delivery worker.
  */
 export async function activeSecrets(db: Queryable, subscriptionId: string): Promise<string[]> {

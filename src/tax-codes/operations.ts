@@ -1,5 +1,5 @@
-// What the tax codes API does, one function per operation (decisions §5). Routes parse and shape;
-// these decide.
+// What the tax codes API does, one function per operation
+// (docs/decisions/tax-codes-and-entries.md). Routes parse and shape; these decide.
 import type { Principal } from '../auth/principal.ts';
 import { type Database, isPgError, PG_UNIQUE_VIOLATION } from '../db/database.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';

@@ -1,5 +1,6 @@
-// The tax codes contract (decisions §5, as the reference API's /v0/tax-codes): request and response
-// schemas, which are also the OpenAPI document's, and the types the code and tests share.
+// The tax codes contract (docs/decisions/tax-codes-and-entries.md, as the reference API's
+// /v0/tax-codes): request and response schemas, which are also the OpenAPI document's, and the
+// types the code and tests share.
 import Type, { type Static } from 'typebox';
 import { pageQueryProperties } from '../http/pagination/page-request.ts';
 import { PageInfoSchema } from '../http/pagination/page-response.ts';

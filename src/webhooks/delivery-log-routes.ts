@@ -1,4 +1,5 @@
-// The delivery log (decisions §6.1): what was sent to a subscription, every attempt, and resend.
+// The delivery log (docs/decisions/webhook-delivery.md): what was sent to a subscription, every
+// attempt, and resend.
 import Type from 'typebox';
 import type { App, RouteDeps } from '../http/app.ts';
 import { pageQueryProperties, parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';

@@ -1,5 +1,6 @@
-// SQL of the delivery log (decisions §6.1): a subscription's messages, their attempts, and resend.
-// Callers check first that the subscription is within the caller's reach; every statement is scoped to it.
+// SQL of the delivery log (docs/decisions/webhook-delivery.md): a subscription's messages, their
+// attempts, and resend. Callers check first that the subscription is within the caller's reach;
+// every statement is scoped to it.
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';

@@ -1,6 +1,7 @@
-// The delivery queue's SQL (decisions §6.3, migration 0007's comments). Work is claimed with
-// FOR UPDATE SKIP LOCKED and a lease, and an attempt is recorded only by its lease holder, guarded
-// by the attempt count it started from, so a worker that lost its lease records nothing.
+// The delivery queue's SQL (docs/decisions/webhook-delivery.md, migration 0007's comments). Work is
+// claimed with FOR UPDATE SKIP LOCKED and a lease, and an attempt is recorded only by its lease
+// holder, guarded by the attempt count it started from, so a worker that lost its lease records
+// nothing.
 import type { Queryable } from '../db/database.ts';
 import { HEALTH_CTES } from './delivery-health-sql.ts';
 import type { Notification } from './send-notification.ts';

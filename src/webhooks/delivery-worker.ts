@@ -1,7 +1,8 @@
-// The delivery worker (decisions §6.3): claims due messages, sends them, records every attempt.
-// It wakes on the events channel (an event committed), on a timer set for the earliest scheduled
-// retry, when an attempt ends (a slot freed), and on a slow poll that catches missed notifications
-// and expired leases of dead workers. Several workers, in one process or many, share the queue.
+// The delivery worker (docs/decisions/webhook-delivery.md): claims due messages, sends them,
+// records every attempt. It wakes on the events channel (an event committed), on a timer set for
+// the earliest scheduled retry, when an attempt ends (a slot freed), and on a slow poll that
+// catches missed notifications and expired leases of dead workers. Several workers, in one process
+// or many, share the queue.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';

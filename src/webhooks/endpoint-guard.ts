@@ -1,6 +1,7 @@
-// Endpoint safety (decisions §6.3): notifications go to https URLs on public addresses only, and
-// the address checked is the one actually connected to, so a public name that resolves to
-// 127.0.0.1 is refused too. WEBHOOK_ALLOW_PRIVATE_TARGETS=true lifts both rules for local work.
+// Endpoint safety (docs/decisions/webhook-delivery.md): notifications go to https URLs on public
+// addresses only, and the address checked is the one actually connected to, so a public name that
+// resolves to 127.0.0.1 is refused too. WEBHOOK_ALLOW_PRIVATE_TARGETS=true lifts both rules for
+// local work.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 

@@ -1,5 +1,6 @@
-// The registry of event types (decisions §7): what the service emits, the scopes a subscriber needs
-// to receive it, and the JSON schema of its `data`. Adding an event type is adding one entry.
+// The registry of event types (docs/decisions/export-jobs-and-events.md): what the service emits,
+// the scopes a subscriber needs to receive it, and the JSON schema of its `data`. Adding an event
+// type is adding one entry.
 import type { TSchema } from 'typebox';
 import type { Scope } from '../auth/principal.ts';
 import { ExportJobSchema } from '../export-jobs/schemas.ts';

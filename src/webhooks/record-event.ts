@@ -22,7 +22,7 @@ export interface RecordedEvent {
 
 /**
  * Inserts the event, fans it out to one message per ACTIVE subscription of its type whose companies
- * include the event's company (decisions §6.3: the messages commit with the change or not at all),
+ * include the event's company (docs/decisions/webhook-delivery.md: the messages commit with the change or not at all),
  * and NOTIFYs the workers. NOTIFY is transactional: listeners hear it at commit,
  * and never for a rolled-back event. A missed notification only delays delivery until the worker polls.
  */

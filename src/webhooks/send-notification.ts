@@ -1,6 +1,7 @@
-// One notification attempt (decisions §6.2, §6.3): a signed POST, time-boxed as a whole, redirects
-// never followed, only public addresses connected to unless private targets are allowed, and at
-// most 4 KiB of the answer kept. It never throws: every way an attempt can end is an outcome.
+// One notification attempt (docs/decisions/webhook-delivery.md): a signed POST, time-boxed as a
+// whole, redirects never followed, only public addresses connected to unless private targets are
+// allowed, and at most 4 KiB of the answer kept. It never throws: every way an attempt can end is
+// an outcome.
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { VERSION } from '../version.ts';
@@ -54,7 +55,7 @@ export function notificationBody(n: Pick<Notification, 'data' | 'eventId' | 'eve
   return JSON.stringify({ payload: { data: n.data, eventId: n.eventId, eventType: n.eventType } });
 }
 
-/** The headers of one attempt, signed at `timestamp` (Unix seconds), in the order of decisions §6.2. */
+/** The headers of one attempt, signed at `timestamp` (Unix seconds): fixed ones, Basic auth, then custom ones. */
 export function notificationHeaders(n: Notification, body: string, timestamp: number): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',

@@ -1,5 +1,6 @@
-// Standard Webhooks signing (decisions §6.2): HMAC-SHA256, keyed with the base64-decoded secret
-// after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<body>`, sent as `v1,<base64>`.
+// Standard Webhooks signing (docs/decisions/webhook-delivery.md): HMAC-SHA256, keyed with the
+// base64-decoded secret after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<body>`, sent as
+// `v1,<base64>`.
 import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 

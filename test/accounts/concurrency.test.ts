@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 
-// Concurrent writes to accounts (decisions §3): creates of one (companyId, externalId) make one row
-// and never a 5xx; archiving in parallel keeps the search total exact. On PostgreSQL the requests
-// run on separate connections at once; on PGlite they interleave between statements.
+// Concurrent writes to accounts (docs/decisions/api-conventions.md): creates of one (companyId,
+// externalId) make one row and never a 5xx; archiving in parallel keeps the search total exact. On
+// PostgreSQL the requests run on separate connections at once; on PGlite they interleave between
+// statements.
 
 let t: TestApp;
 

@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 
-// Keyset pagination against an in-memory sort of the same rows (decisions §3.1): for every sort
-// key and order, walking all pages forwards with `after` and backwards with `before` yields every
-// row exactly once, in order. Names and codes come from small sets so that ties are common, and
-// rows are inserted in batches so that many share created_at and updated_at. Set SEED to replay.
+// Keyset pagination against an in-memory sort of the same rows (docs/decisions/pagination.md): for
+// every sort key and order, walking all pages forwards with `after` and backwards with `before`
+// yields every row exactly once, in order. Names and codes come from small sets so that ties are
+// common, and rows are inserted in batches so that many share created_at and updated_at. Set SEED
+// to replay.
 
 const SEED = Number(process.env.SEED ?? Math.floor(Math.random() * 2 ** 32));
 const ORDERS = ['ASC', 'ASC_NULLS_FIRST', 'ASC_NULLS_LAST', 'DESC', 'DESC_NULLS_FIRST', 'DESC_NULLS_LAST'] as const;

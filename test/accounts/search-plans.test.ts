@@ -1,10 +1,11 @@
 // A filtered search reads the accounts that match, not the whole company, whatever the planner
 // guesses. Without the match set found first, a name substring that the statistics take for common
-// walked the name index through every account before the matches (2.7 s at 1,000,000 accounts);
-// without the code indexes' terms, a code filter scanned the table; without the index of archived
-// accounts and the counters' say, a company's few archived accounts were found by walking all of it.
-// A smaller company's name search reads none of the large company's rows (at a million accounts the
-// company-led trigram index is what keeps it cheap: the bench measures that, docs/performance.md).
+// walks the name index through every account before the matches (2.7 s at 1,000,000 accounts);
+// without the code indexes' terms, a code filter scans the table; without the index of archived
+// accounts and the counters' say, a company's few archived accounts are reached by walking all of
+// it. A smaller company's name search reads none of the large company's rows (at a million accounts
+// the company-led trigram index is what keeps it cheap: the bench measures that,
+// docs/performance.md).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';

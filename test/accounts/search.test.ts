@@ -4,7 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import { base32 } from 'rfc4648';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 
-// POST /v1-beta/accounts:search (decisions §3.1): filters, parameters, cursors and page info.
+// POST /v1-beta/accounts:search (docs/decisions/pagination.md): filters, parameters, cursors and
+// page info.
 
 let t: TestApp;
 let token: string;

@@ -17,7 +17,7 @@ describe('client credentials, tokens and API keys', () => {
   const search = (companyId: string, authorization: string) =>
     t.request('POST', '/v1-beta/accounts:search', { headers: { ...json, authorization }, body: { companyId } });
 
-  it('issues an ES256 token with the claims of decisions §2 through HTTP Basic, and it reads accounts', async () => {
+  it("issues an ES256 token with the service's claims through HTTP Basic, and it reads accounts", async () => {
     const created = await t.createClient();
     const { client, clientSecret } = created;
     const response = await t.token(
@@ -339,7 +339,7 @@ describe('tokens that are refused', () => {
     }
   });
 
-  it('still accepts externally minted HS256 tokens (decisions §1)', async () => {
+  it('still accepts externally minted HS256 tokens (AUTH_JWT_SECRET)', async () => {
     const { mintToken } = await import('../../src/auth/mint-token.ts');
     const { TEST_JWT_SECRET } = await import('../support/harness.ts');
     const company = randomUUID();

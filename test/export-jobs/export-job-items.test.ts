@@ -51,7 +51,8 @@ describe('GET /v2/export-jobs/{jobId}/items', () => {
   });
 
   it('answers 403 to the scope export-items:write, which does not exist', async () => {
-    // Reads need :read or :write (decisions §2), but only of a scope the service has.
+    // Reads need :read or :write (docs/decisions/credentials.md), but only of a scope the service
+    // has.
     const unknownScope = await t.token({ companies: [company], scopes: ['export-items:write'] });
     const response = await t.request('GET', `/v2/export-jobs/${jobId}/items`, { token: unknownScope });
     assert.equal(response.status, 403, response.text);

@@ -125,7 +125,7 @@ describe('which errors mean the database is unavailable', () => {
       Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
       Object.assign(new Error('connection failure'), { code: '08006' }),
       Object.assign(new Error('sorry, too many clients already'), { code: '53300' }),
-      // What a server answers a connection it will not serve (found by an audit: these were 500s).
+      // What a server answers a connection it will not serve: the request is not at fault either.
       Object.assign(new Error('database "x" is not currently accepting connections'), { code: '55000' }),
       Object.assign(new Error('database "x" does not exist'), { code: '3D000' }),
       Object.assign(new Error('password authentication failed for user "x"'), { code: '28P01' }),

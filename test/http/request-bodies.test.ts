@@ -1,5 +1,5 @@
-// Client mistakes that reached the database or JSON.stringify before being caught, answered 500 or
-// stored something other than what was sent: each is now a 400 (or 415) that changes nothing.
+// Client mistakes that would reach the database or JSON.stringify before being caught, and answer
+// 500 or store something other than what was sent: each is a 400 (or 415) that changes nothing.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';

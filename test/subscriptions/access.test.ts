@@ -1,6 +1,6 @@
-// Every subscription route through the shared security cases (decisions §2). A subscription
-// belongs to a client, not a company: here every token of the fixture company belongs to the
-// owning client, and a token of another company to another client, so "another company's
+// Every subscription route through the shared security cases (docs/decisions/credentials.md). A
+// subscription belongs to a client, not a company: here every token of the fixture company belongs
+// to the owning client, and a token of another company to another client, so "another company's
 // resource" of the shared cases is another client's subscription (404).
 import { randomUUID } from 'node:crypto';
 import { after, before, describe } from 'node:test';

@@ -21,7 +21,7 @@ export interface GuardedRoute {
   resourceInPath?: boolean;
 }
 
-/** The cases every authenticated route must pass (decisions §2). */
+/** The cases every authenticated route must pass (docs/decisions/credentials.md). */
 export function itEnforcesAccess(app: () => TestApp, route: GuardedRoute): void {
   const send = (token: string | null, company = route.company()) =>
     app().request(route.method, route.url(), { token, body: route.body?.(company) });

@@ -1,6 +1,6 @@
-// Crash safety (decisions §6.3): a worker process killed with SIGKILL at random moments while it
-// delivers 1,000 messages, and restarted, ends with every message delivered at least once, every
-// duplicate carrying the same webhook-id and body, and nothing left pending.
+// Crash safety (docs/decisions/webhook-delivery.md): a worker process killed with SIGKILL at random
+// moments while it delivers 1,000 messages, and restarted, ends with every message delivered at
+// least once, every duplicate carrying the same webhook-id and body, and nothing left pending.
 //
 // Runs on PostgreSQL (TEST_DATABASE_URL: a database of its own, dropped afterwards) and on PGlite (a
 // temporary DATA_DIR, which one process opens at a time: the test writes the events, closes it, runs

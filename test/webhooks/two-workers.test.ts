@@ -1,9 +1,9 @@
-// Two worker processes on one PostgreSQL database never make the same attempt twice (decisions §6.3):
-// they share the queue through FOR UPDATE SKIP LOCKED and leases. The primary key of
-// message_attempts makes a duplicate impossible to *record*, so the receiver's side is what proves
-// it: each webhook-id arrives exactly as many times as it has attempt rows, and the totals agree.
-// Some first attempts are answered 503, so that retries are claimed again by either worker.
-// PostgreSQL only (TEST_DATABASE_URL): PGlite admits one process.
+// Two worker processes on one PostgreSQL database never make the same attempt twice
+// (docs/decisions/webhook-delivery.md): they share the queue through FOR UPDATE SKIP LOCKED and
+// leases. The primary key of message_attempts makes a duplicate impossible to *record*, so the
+// receiver's side is what proves it: each webhook-id arrives exactly as many times as it has
+// attempt rows, and the totals agree. Some first attempts are answered 503, so that retries are
+// claimed again by either worker. PostgreSQL only (TEST_DATABASE_URL): PGlite admits one process.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
--- Accounts: the chart of accounts an integration mirrors from its ERP (interface 2.1).
+-- Accounts: the chart of accounts an integration mirrors from its ERP (the API's account object).
 -- Sortable text is compared with COLLATE "C" (code point order) so that both backends, and the
 -- cursors they issue, order rows identically.
 
@@ -18,7 +18,7 @@ CREATE TABLE accounts (
   updated_at timestamptz NOT NULL DEFAULT now()
 );
 
--- The identity of an account in its company (interface 2.1) and the externalId sort.
+-- The identity of an account in its company (its externalId) and the externalId sort.
 CREATE UNIQUE INDEX accounts_company_external_id_key ON accounts (company_id, external_id);
 
 -- One index per sort key, each ending in the id tie-breaker, so that a keyset page starts at its

@@ -1,6 +1,7 @@
--- Indexes for the sort keys of the tax code and accounting entry searches (decisions §3.1): each
--- starts with the company, follows the sort expression and ends in the id tie-breaker, so a keyset
--- page starts at its cursor. DESC orders scan them backwards.
+-- Indexes for the sort keys of the tax code and accounting entry searches
+-- (docs/decisions/pagination.md): each starts with the company, follows the sort expression and
+-- ends in the id tie-breaker, so a keyset page starts at its cursor. DESC orders scan them
+-- backwards.
 CREATE INDEX tax_codes_company_created_at_idx ON tax_codes (company_id, created_at, id);
 CREATE INDEX tax_codes_company_updated_at_idx ON tax_codes (company_id, updated_at, id);
 -- code is nullable: its order is (null flag, value); the two null placements need one index each.

@@ -1,4 +1,5 @@
--- Export jobs (decisions §5, the reference API v2), their items, and the event outbox (decisions §7).
+-- Export jobs (the reference API v2), their items, and the event outbox
+-- (docs/decisions/export-jobs-and-events.md).
 
 CREATE TABLE export_jobs (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -29,7 +30,8 @@ CREATE INDEX export_jobs_open_last_updated_at_idx ON export_jobs (last_updated_a
   WHERE status IN ('pending', 'in_progress');
 
 -- No foreign key to accounting_entries: an item is the record of what a job was asked to export,
--- and deleting an entry (decisions §5) must stay possible after it was exported.
+-- and deleting an entry (docs/decisions/export-jobs-and-events.md) must stay possible after it was
+-- exported.
 CREATE TABLE export_job_items (
   job_id uuid NOT NULL REFERENCES export_jobs (id) ON DELETE CASCADE,
   accounting_entry_id uuid NOT NULL,

@@ -1,4 +1,4 @@
--- Webhook subscriptions and their deliveries (decisions §6).
+-- Webhook subscriptions and their deliveries (docs/decisions/webhook-delivery.md).
 --
 -- An event becomes one message per ACTIVE subscription of its type whose companies include the
 -- event's company, inserted in the transaction that recorded the event (so nothing is lost between

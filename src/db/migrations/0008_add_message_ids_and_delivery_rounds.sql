@@ -1,4 +1,4 @@
--- Webhook delivery (decisions §6.3, docs/decisions/webhook-delivery.md).
+-- Webhook delivery (docs/decisions/webhook-delivery.md).
 
 -- The webhook-id of a new message: `msg_` + 26 characters of the RFC 4648 base32 alphabet (lower
 -- case, no '.'), from two random UUIDs: 128 random bits. VOLATILE, so a fan-out INSERT … SELECT

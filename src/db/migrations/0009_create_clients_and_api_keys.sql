@@ -1,4 +1,4 @@
--- Integration credentials (issue 5): a client is a third-party application registered by the
+-- Integration credentials: a client is a third-party application registered by the
 -- operator; it gets OAuth tokens with its client secret and may hold API keys. Secrets and keys are
 -- stored only as hashes: an scrypt string (with its own salt and cost) for client secrets, an
 -- HMAC-SHA256 digest under the server's pepper for API keys (high-entropy, looked up by digest).
@@ -6,7 +6,7 @@
 CREATE TABLE clients (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   name text NOT NULL,
-  -- What every token and key of the client carries (decisions §2).
+  -- What every token and key of the client carries (docs/decisions/credentials.md).
   companies uuid[] NOT NULL CHECK (cardinality(companies) > 0),
   scopes text[] NOT NULL,
   secret_hash text NOT NULL,

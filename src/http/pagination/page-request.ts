@@ -7,7 +7,7 @@ import { decodeCursor, fingerprint } from './cursor.ts';
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 
-/** The paging query parameters every list operation takes (decisions §3.1). */
+/** The paging query parameters every list operation takes (docs/decisions/pagination.md). */
 export function pageQueryProperties(sortKeys: readonly string[]) {
   return {
     before: Type.Optional(

@@ -1,6 +1,6 @@
 // A claim reads the head of the queue, not the whole backlog (migration 0011). On a queue table that
-// has never been analyzed, as after a burst on PostgreSQL and always on PGlite, the planner used to
-// read every due message and sort them to take the first 64.
+// has never been analyzed, as after a burst on PostgreSQL and always on PGlite, a planner left to
+// itself reads every due message and sorts them to take the first 64.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';

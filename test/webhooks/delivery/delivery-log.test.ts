@@ -1,5 +1,6 @@
-// The delivery log routes (decisions §6.1) end to end: an export job created through the API is
-// delivered by the worker, listed with its attempts, and resent on a fresh schedule.
+// The delivery log routes (docs/decisions/webhook-delivery.md) end to end: an export job created
+// through the API is delivered by the worker, listed with its attempts, and resent on a fresh
+// schedule.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';

@@ -1,6 +1,7 @@
-// Fan-out in the event's transaction (decisions §6.3): one message per ACTIVE subscription of the
-// event's type whose companies include the event's company; nothing for the others; nothing at all
-// when the transaction rolls back. And the wake-up channel both databases provide.
+// Fan-out in the event's transaction (docs/decisions/webhook-delivery.md): one message per ACTIVE
+// subscription of the event's type whose companies include the event's company; nothing for the
+// others; nothing at all when the transaction rolls back. And the wake-up channel both databases
+// provide.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';

@@ -1,5 +1,5 @@
-// What a receiver gets (decisions §6.2): the exact body and headers, signatures that svix and
-// standardwebhooks verify (also during a rotation), Basic auth and custom headers.
+// What a receiver gets (docs/decisions/webhook-delivery.md): the exact body and headers, signatures
+// that svix and standardwebhooks verify (also during a rotation), Basic auth and custom headers.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -43,7 +43,7 @@ const verifyHeaders = (headers: IncomingHttpHeaders) => ({
 });
 
 describe('a notification', { timeout: 20_000 }, () => {
-  it('carries the exact body and headers of decisions §6.2, verified by svix and standardwebhooks', async () => {
+  it('carries the exact body and headers of a notification, verified by svix and standardwebhooks', async () => {
     const company = randomUUID();
     const subscription = await insertSubscription(db, { endpointUrl: receiver.url, companies: [company] });
     const data = { id: randomUUID(), companyId: company, note: 'é ✓ "quoted"', numberOfItems: 3 };

@@ -1,6 +1,7 @@
-// Delivery rules (decisions §6.3) with a shortened schedule: retries at their offsets with the same
-// webhook-id and fresh timestamps, eight attempts then failed, 3xx and timeouts are failures and
-// redirects are never followed, and a hanging endpoint does not hold up another.
+// Delivery rules (docs/decisions/webhook-delivery.md) with a shortened schedule: retries at their
+// offsets with the same webhook-id and fresh timestamps, eight attempts then failed, 3xx and
+// timeouts are failures and redirects are never followed, and a hanging endpoint does not hold up
+// another.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';

@@ -1,5 +1,6 @@
-// Endpoint safety at send time (decisions §6.3): without WEBHOOK_ALLOW_PRIVATE_TARGETS only https is
-// sent, and only to public addresses, including the address a name resolves to when connecting.
+// Endpoint safety at send time (docs/decisions/webhook-delivery.md): without
+// WEBHOOK_ALLOW_PRIVATE_TARGETS only https is sent, and only to public addresses, including the
+// address a name resolves to when connecting.
 import assert from 'node:assert/strict';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
