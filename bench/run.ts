@@ -25,7 +25,8 @@
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
 //                              where the ledgerhook_bench database is dropped and created
 //   BENCH_WEBHOOK_MESSAGES=20000, BENCH_WEBHOOK_RECEIVERS=50, BENCH_WEBHOOK_LATENCY_SAMPLES=200,
-//   BENCH_WEBHOOK_RAW_CONCURRENCY=64 (the worker's default attempts in flight)
+//   BENCH_WEBHOOK_RAW_CONCURRENCY=64 (the worker's default attempts in flight),
+//   BENCH_WEBHOOK_BACKLOG=100000 (an endpoint's backlog drained beside a healthy endpoint; 0: none)
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { runAccountsSuite } from './accounts-suite.ts';
@@ -66,6 +67,7 @@ const settings = {
     receivers: Number(env.BENCH_WEBHOOK_RECEIVERS ?? 50),
     latencySamples: Number(env.BENCH_WEBHOOK_LATENCY_SAMPLES ?? 200),
     rawConcurrency: Number(env.BENCH_WEBHOOK_RAW_CONCURRENCY ?? 64),
+    backlog: Number(env.BENCH_WEBHOOK_BACKLOG ?? 100_000),
   },
 };
 for (const suite of settings.suites) {

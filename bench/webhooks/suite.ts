@@ -2,6 +2,7 @@
 // farm, then the worker's delivery of the same notifications and the commit-to-first-attempt latency.
 import { notificationBody, notificationHeaders } from '../../src/webhooks/send-notification.ts';
 import { EVENT_TYPE, exportJobData } from '../../test/support/delivery-fixtures.ts';
+import { type BacklogResult, benchBacklogDrain } from './backlog.ts';
 import { benchDelivery, type DeliveryResult } from './delivery.ts';
 import { startFarm } from './farm.ts';
 import { type RawResult, runRawPosts } from './raw-posts.ts';
@@ -17,16 +18,19 @@ export interface WebhookSettings {
   latencySamples: number;
   /** Requests in flight in the raw baseline: the worker's default concurrency. */
   rawConcurrency: number;
+  /** Messages of the drained backlog (backlog.ts); 0: not measured. */
+  backlog: number;
 }
 
 export interface WebhookFigures {
   raw: Record<string, RawResult>;
   delivery: DeliveryResult[];
+  backlog: BacklogResult[];
 }
 
 export async function runWebhookSuite(settings: WebhookSettings, log: (line: string) => void): Promise<WebhookFigures> {
   const farm = await startFarm(settings.receivers);
-  const figures: WebhookFigures = { raw: {}, delivery: [] };
+  const figures: WebhookFigures = { raw: {}, delivery: [], backlog: [] };
   try {
     const body = notificationBody({
       data: exportJobData(crypto.randomUUID()),
@@ -64,6 +68,17 @@ export async function runWebhookSuite(settings: WebhookSettings, log: (line: str
           log,
         }),
       );
+      if (settings.backlog > 0) {
+        figures.backlog.push(
+          await benchBacklogDrain({
+            kind,
+            adminUrl: settings.adminUrl,
+            backlog: settings.backlog,
+            idleSamples: settings.latencySamples,
+            log,
+          }),
+        );
+      }
     }
   } finally {
     await farm.stop();
@@ -119,6 +134,30 @@ export function formatWebhookTable(figures: WebhookFigures): string {
       '',
       'messages written',
     ]);
+  }
+  for (const b of figures.backlog) {
+    rows.push([
+      `backlog of ${b.backlog.toLocaleString('en')} drained to its endpoint`,
+      b.kind,
+      n(b.drainRate),
+      '',
+      '',
+      '',
+      '',
+      'per-endpoint cap: 8 in flight',
+    ]);
+    const latency = (label: string, l: typeof b.idle) => [
+      label,
+      b.kind,
+      '',
+      '',
+      l.p50Ms.toFixed(2),
+      l.p99Ms.toFixed(2),
+      l.maxMs.toFixed(2),
+      `${l.samples} events`,
+    ];
+    rows.push(latency('healthy endpoint: commit → arrival, during the drain', b.duringDrain));
+    rows.push(latency('healthy endpoint: commit → arrival, no backlog', b.idle));
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
   const numeric = (i: number) => i >= 2 && i <= 6;
