@@ -17,10 +17,12 @@ import type { Database } from './db/database.ts';
 import { registerExportJobRoutes } from './export-jobs/routes.ts';
 import type { App, RouteDeps } from './http/app.ts';
 import { registerAuthentication } from './http/authenticate.ts';
+import { JSON_CONTENT_TYPE } from './http/content-types.ts';
 import { decodePathColons } from './http/custom-method-colon.ts';
 import { answerClientError, answerRouterError, registerErrorHandler } from './http/error-handler.ts';
 import { BODY_LIMIT, registerJsonBodyParser } from './http/json-body.ts';
 import { type RouterOptions, registerNotFoundHandler } from './http/not-found.ts';
+import { registerOptionalBodies } from './http/optional-body.ts';
 import { queryEncodingError } from './http/query-encoding.ts';
 import { type RateLimitSettings, registerRateLimits } from './http/rate-limit.ts';
 import { registerValidators } from './http/validation.ts';
@@ -72,9 +74,12 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     ajv: { customOptions: { strict: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // Hooks that never wait take Fastify's callback form: no promise per request.
+  // Hooks that never wait take Fastify's callback form: no promise per request. Every answer is
+  // JSON unless it says otherwise (errors, metrics, the docs' pages set their own type), with the
+  // reference API's content type, which Fastify would write as `application/json; charset=utf-8`.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    reply.header('content-type', JSON_CONTENT_TYPE);
     done(queryEncodingError(request.url));
   });
   // Not registered at all above info (LOG_LEVEL=warn): then a request costs nothing here.
@@ -98,8 +103,11 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerValidators(app);
   registerErrorHandler(app);
   registerNotFoundHandler(app, ROUTER_OPTIONS);
+  const markOptionalBodies = registerOptionalBodies(app);
 
   await app.register(swagger, {
+    transformObject: (document) =>
+      markOptionalBodies('openapiObject' in document ? document.openapiObject : {}) as never,
     openapi: {
       openapi: '3.1.0',
       info: {

@@ -8,7 +8,7 @@ import { answerError, toApiError } from '../http/error-handler.ts';
 import { BODY_LIMIT_TEXT } from '../http/json-body.ts';
 import { ApiError } from '../http/problem.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
-import { ProblemSchema } from '../http/schemas.ts';
+import { problemResponse } from '../http/schemas.ts';
 import { authenticateClient, issueToken, type TokenIssuer } from './operations.ts';
 
 const FORM_LIMIT = 16 * 1024;
@@ -103,9 +103,9 @@ export async function registerOAuthRoutes(app: App, { db, issuer, limiter }: OAu
             200: TokenResponseSchema,
             400: OAuthErrorSchema,
             401: OAuthErrorSchema,
-            413: { ...ProblemSchema, description: 'The request body is too large' },
-            415: { ...ProblemSchema, description: 'The body is not a form' },
-            429: { ...ProblemSchema, description: 'Too many failed authentications from this address' },
+            413: problemResponse('The request body is too large'),
+            415: problemResponse('The body is not a form'),
+            429: problemResponse('Too many failed authentications from this address'),
           },
         },
       },

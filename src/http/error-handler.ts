@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, isPgError, PG_UNSTORABLE_TEXT } from '../db/database.ts';
+import { PROBLEM_CONTENT_TYPE } from './content-types.ts';
 import { BODY_LIMIT_TEXT } from './json-body.ts';
 import { ApiError, type FieldError, toProblem, validationError } from './problem.ts';
 import { documentProblem } from './schemas.ts';
@@ -10,8 +11,6 @@ import { documentProblem } from './schemas.ts';
 // How long a client should wait before sending again a request the service could not serve: its
 // database, or the identity provider's signing keys, did not answer.
 export const RETRY_AFTER_SECONDS = 2;
-
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 /**
  * The single place errors become responses. Known errors keep their type; anything else is logged

@@ -2,11 +2,9 @@
 // route's response schema still describes them (OpenAPI), and the tests check them against it.
 import type { FastifyReply } from 'fastify';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** Sends `json` as it is, with the JSON content type. */
+/** Sends `json` as it is; the JSON content type is every answer's default (server.ts). */
 export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type(JSON_TYPE).send(json);
+  return reply.send(json);
 }
 
 /** Answers `{ "data": … }` around the JSON text of one resource. */

@@ -1,5 +1,6 @@
 // Schemas shared by every route. Route schemas are the single source of the OpenAPI document.
 import Type, { type Static, type TSchema } from 'typebox';
+import { PROBLEM_CONTENT_TYPE } from './content-types.ts';
 import { PROBLEM_TYPES } from './problem.ts';
 
 export const Uuid = (description?: string) =>
@@ -75,15 +76,18 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
  */
 export function documentProblem(route: { schema?: { response?: unknown } }, status: number, description: string): void {
   const responses = route.schema?.response as Record<number, unknown> | undefined;
-  if (responses && !responses[status]) responses[status] = { ...ProblemSchema, description };
+  if (responses && !responses[status]) responses[status] = problemResponse(description);
+}
+
+/** A problem+json response: declared under the content type it is sent with, for Fastify and the OpenAPI document. */
+export function problemResponse(description: string) {
+  return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } } };
 }
 
 /** The problem+json responses a route can answer, for its schema and the OpenAPI document. */
-export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+export function errorResponses(...statuses: number[]): Record<number, ReturnType<typeof problemResponse>> {
   const all = [...new Set([400, 401, 403, 413, 415, ...statuses])];
-  return Object.fromEntries(
-    all.map((status) => [status, { ...ProblemSchema, description: ERROR_DESCRIPTIONS[status] ?? 'Error' }]),
-  );
+  return Object.fromEntries(all.map((status) => [status, problemResponse(ERROR_DESCRIPTIONS[status] ?? 'Error')]));
 }
 
 export const DataEnvelope = <T extends TSchema>(item: T, description?: string) =>

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { App, RouteDeps } from '../http/app.ts';
 import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { sendPage } from '../http/pagination/page-response.ts';
@@ -94,8 +93,8 @@ export function registerTaxCodeRoutes(app: App, { db }: RouteDeps): void {
   app.post(
     '/v0/tax-codes::search',
     {
-      config: { scope: 'tax-codes:read' },
-      preValidation: [splitCommaLists, noBodyMeansNoFilters],
+      config: { scope: 'tax-codes:read', optionalBody: true },
+      preValidation: splitCommaLists,
       schema: {
         operationId: 'getTaxCodes',
         summary: 'Search tax codes',
@@ -119,9 +118,4 @@ export function registerTaxCodeRoutes(app: App, { db }: RouteDeps): void {
       return sendPage(reply, result, page);
     },
   );
-}
-
-/** The reference API's search body is optional: a request without one searches without filters. */
-async function noBodyMeansNoFilters(request: FastifyRequest): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
 }

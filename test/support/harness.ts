@@ -32,7 +32,7 @@ export async function sendChecked(
   const inject: InjectOptions = { method: method as InjectOptions['method'], url, headers };
   if (body !== undefined) inject.payload = body as InjectOptions['payload'];
   const response = await app.inject(inject);
-  checker.check(method, url, response.statusCode, response.body);
+  checker.check(method, url, response.statusCode, response.body, response.headers['content-type']?.toString());
   const json = response.headers['content-type']?.toString().includes('json') && response.body;
   return {
     status: response.statusCode,

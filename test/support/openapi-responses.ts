@@ -9,7 +9,8 @@ type OpenApiDocument = { paths: Record<string, Record<string, Operation>> };
 
 /**
  * Checks responses against the OpenAPI document the server publishes: the status must be one the
- * operation declares, and the body must match its schema. Routes outside the document (health,
+ * operation declares, the content type one it declares for that status (parameters aside), and the
+ * body must match its schema. Routes outside the document (health,
  * unknown paths) are not checked.
  */
 export class ResponseChecker {
@@ -26,7 +27,7 @@ export class ResponseChecker {
   }
 
   /** Throws when the response breaks the document. */
-  check(method: string, url: string, status: number, body: string): void {
+  check(method: string, url: string, status: number, body: string, contentType = ''): void {
     const path = url.split('?')[0] ?? '';
     const route = this.routes.find((r) => r.pattern.test(path));
     const operation = route?.operations[method.toLowerCase()];
@@ -38,6 +39,11 @@ export class ResponseChecker {
     if (!schema) {
       if (body.length > 0) throw new Error(`${method} ${path} ${status} has a body but declares none`);
       return;
+    }
+    const mediaType = contentType.split(';')[0]?.trim().toLowerCase();
+    const declaredTypes = Object.keys(declared.content ?? {}).map((type) => type.split(';')[0]?.trim().toLowerCase());
+    if (!declaredTypes.includes(mediaType)) {
+      throw new Error(`${method} ${path} ${status} is ${contentType}, but declares ${declaredTypes.join(', ')}`);
     }
     let validate = this.compiled.get(schema);
     if (!validate) {
