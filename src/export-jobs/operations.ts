@@ -90,24 +90,35 @@ export async function listExportJobs(
   return page;
 }
 
-/** The filters of a list query: company_id (else every company of the token) and statuses. */
+/**
+ * The filters of a list query: company_id (else every company of the token), and the jobs in any of
+ * `statuses` and the deprecated single `status` together (docs/decisions/export-jobs-and-events.md).
+ */
 export function toExportJobFilters(
   principal: Principal,
-  query: { company_id?: string; statuses?: ExportJobStatus[] },
+  query: { company_id?: string; status?: ExportJobStatus; statuses?: ExportJobStatus[] },
 ): store.ExportJobFilters {
+  const statuses = [...(query.statuses ?? []), ...(query.status ? [query.status] : [])];
   return {
     companies: query.company_id ? [query.company_id.toLowerCase()] : [...principal.companies].sort(),
-    statuses: query.statuses?.length ? [...new Set(query.statuses)].sort() : null,
+    statuses: statuses.length ? [...new Set(statuses)].sort() : null,
   };
 }
 
-/** Which status each event moves a job from, and to (docs/decisions/export-jobs-and-events.md). */
-const TRANSITIONS: Record<ExportJobEventCreate['event'], { from: ExportJobStatus; to: ExportJobStatus }> = {
-  started: { from: 'pending', to: 'in_progress' },
-  completed: { from: 'in_progress', to: 'completed' },
-  completed_with_errors: { from: 'in_progress', to: 'completed_with_errors' },
-  failed: { from: 'in_progress', to: 'failed' },
+/**
+ * Which statuses each event moves a job from, and to: the transition table of
+ * docs/decisions/export-jobs-and-events.md. A job may fail before it starts (an integration that
+ * cannot reach the accounting system, or a user who cancels, never reports started).
+ */
+const TRANSITIONS: Record<ExportJobEventCreate['event'], { from: ExportJobStatus[]; to: ExportJobStatus }> = {
+  started: { from: ['pending'], to: 'in_progress' },
+  completed: { from: ['in_progress'], to: 'completed' },
+  completed_with_errors: { from: ['in_progress'], to: 'completed_with_errors' },
+  failed: { from: ['pending', 'in_progress'], to: 'failed' },
 };
+
+/** The statuses in which a job is over: its items no longer change. */
+const FINISHED: ReadonlySet<string> = new Set<ExportJobStatus>(['completed', 'completed_with_errors', 'failed']);
 
 /** 202; 404 for a job the caller cannot see; 422 INVALID_EXPORT_JOB_STATUS_CHANGE, unchanged, otherwise. */
 export async function recordExportJobEvent(
@@ -129,7 +140,7 @@ export async function recordExportJobEvent(
   if (!job) throw exportNotFound(input.jobId);
   throw new ApiError(
     'INVALID_EXPORT_JOB_STATUS_CHANGE',
-    `Export job ${input.jobId} is ${job.status}; ${input.event} needs it ${transition.from}`,
+    `Export job ${input.jobId} is ${job.status}; ${input.event} needs it ${transition.from.join(' or ')}`,
   );
 }
 
@@ -150,7 +161,10 @@ export interface ItemUpdateResult {
   errors: { accountingEntryId: string; message: string; type: 'ACCOUNTING_ENTRY_DOES_NOT_EXIST' }[];
 }
 
-/** Updates up to MAX_ITEM_UPDATES items of one job; entries not in the job are reported, not fatal. */
+/**
+ * Updates up to MAX_ITEM_UPDATES items of one job; entries not in the job are reported, not fatal.
+ * A finished job's items are its result: 422 EXPORT_JOB_STATUS_UNPROCESSABLE, nothing changed.
+ */
 export async function updateExportJobItems(
   db: Database,
   principal: Principal,
@@ -160,11 +174,11 @@ export async function updateExportJobItems(
   // The last update of an entry wins, as if they were applied in order.
   const byEntry = new Map(updates.map((u) => [u.accountingEntryId.toLowerCase(), { ...u }]));
   return db.transaction(async (tx) => {
-    const [job] = await tx.query(
-      'SELECT id FROM export_jobs WHERE id = $1 AND company_id = ANY($2::uuid[]) FOR UPDATE',
-      [jobId, [...principal.companies]],
-    );
-    if (!job) throw exportNotFound(jobId);
+    const status = await store.lockExportJobStatus(tx, jobId, [...principal.companies]);
+    if (!status) throw exportNotFound(jobId);
+    if (FINISHED.has(status)) {
+      throw new ApiError('EXPORT_JOB_STATUS_UNPROCESSABLE', `Export job ${jobId} is finished (${status})`);
+    }
     const updated = await store.updateExportJobItems(
       tx,
       jobId,

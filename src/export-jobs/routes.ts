@@ -70,7 +70,7 @@ export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): vo
         operationId: 'getExportJobsListV2',
         summary: 'List export jobs',
         description:
-          'Jobs of company_id (a company the token lists, else 403), or of every company the token lists, in any of `statuses`. Sorted by createdAt unless sorting_keys says otherwise; id breaks ties.',
+          'Jobs of company_id (a company the token lists, else 403), or of every company the token lists, in any of `statuses` and the deprecated `status` (both together: any of them all). Sorted by createdAt unless sorting_keys says otherwise; id breaks ties.',
         tags,
         querystring: ExportJobListQuery,
         response: { 200: ExportJobPageSchema, ...errorResponses() },
@@ -97,7 +97,7 @@ export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): vo
         operationId: 'createExportJobEventV2',
         summary: 'Report progress of an export job',
         description:
-          'started moves a pending job to in_progress; completed, completed_with_errors and failed end an in_progress job. Any other change is 422 INVALID_EXPORT_JOB_STATUS_CHANGE and leaves the job unchanged. failureReason and failureReasonType are stored with failed.',
+          'started moves a pending job to in_progress; completed and completed_with_errors end an in_progress job; failed ends a pending or in_progress job. Any other change is 422 INVALID_EXPORT_JOB_STATUS_CHANGE and leaves the job unchanged. failureReason and failureReasonType are stored with failed.',
         tags,
         body: ExportJobEventCreateSchema,
         response: { 202: { type: 'null', description: 'Status changed; no body' }, ...errorResponses(404, 422) },
@@ -146,11 +146,11 @@ export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): vo
       schema: {
         operationId: 'updateExportJobItemsV2',
         summary: 'Update items of an export job',
-        description: `Up to ${MAX_ITEM_UPDATES} items per request (else 413 TOO_MANY_ITEMS). Entries that are not in the job are listed in errors; the others are updated.`,
+        description: `Up to ${MAX_ITEM_UPDATES} items per request (else 413 TOO_MANY_ITEMS). Entries that are not in the job are listed in errors; the others are updated. A finished job (completed, completed_with_errors, failed) answers 422 EXPORT_JOB_STATUS_UNPROCESSABLE and changes nothing.`,
         tags,
         params: ExportJobIdParams,
         body: ExportJobItemUpdateListSchema,
-        response: { 200: ExportJobItemUpdateResultSchema, ...errorResponses(404) },
+        response: { 200: ExportJobItemUpdateResultSchema, ...errorResponses(404, 422) },
       },
     },
     async (request) => {

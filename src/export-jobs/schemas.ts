@@ -68,7 +68,7 @@ export const ExportJobSchema = Type.Object(
     numberOfItems: Type.Integer({ minimum: 0, description: 'Accounting entries selected for export' }),
     status: OneOf(
       EXPORT_JOB_STATUSES,
-      'Execution status: pending → in_progress → completed | completed_with_errors | failed',
+      'Execution status: pending → in_progress → completed | completed_with_errors | failed; a pending job may also fail',
     ),
     isInteractive: Type.Boolean({ description: 'Whether a user (rather than the system) started it' }),
     vendorBasedBookkeeping: Type.Boolean({ description: 'Whether items include vendor and bookkeeping data' }),
@@ -100,7 +100,10 @@ export const ExportJobCreateSchema = Type.Object({
 
 export const ExportJobEventCreateSchema = Type.Object({
   jobId: Uuid('The export job'),
-  event: OneOf(EXPORT_JOB_EVENT_TYPES, 'started: pending → in_progress; the others end an in_progress job'),
+  event: OneOf(
+    EXPORT_JOB_EVENT_TYPES,
+    'started: pending → in_progress; completed and completed_with_errors end an in_progress job; failed ends a pending or in_progress one',
+  ),
   failureReason: Type.Optional(Type.String({ maxLength: 4000, description: 'Stored with a failed event' })),
   failureReasonType: Type.Optional(OneOf(EXPORT_JOB_FAILURE_REASON_TYPES, 'Stored with a failed event')),
 });
@@ -145,6 +148,12 @@ export const ExportJobItemUpdateResultSchema = Type.Object({
 export const ExportJobIdParams = Type.Object({ jobId: Uuid('The export job') });
 export const ExportJobListQuery = Type.Object({
   company_id: Type.Optional(Uuid('Only jobs of this company (one the token lists)')),
+  status: Type.Optional(
+    OneOf(
+      EXPORT_JOB_STATUSES,
+      'Deprecated: use statuses. Only jobs in this status, or in any of statuses when both are given',
+    ),
+  ),
   statuses: Type.Optional(
     Type.Array(OneOf(EXPORT_JOB_STATUSES, 'A status'), { description: 'Only jobs in any of these statuses' }),
   ),

@@ -94,16 +94,31 @@ export async function findExportJob(
   return row;
 }
 
+/** The job's status, its row locked until the transaction ends; undefined when the caller cannot see it. */
+export async function lockExportJobStatus(
+  tx: Queryable,
+  id: string,
+  companies: readonly string[],
+): Promise<ExportJobStatus | undefined> {
+  const [row] = await tx.query<{ status: ExportJobStatus }>(
+    'SELECT status FROM export_jobs WHERE id = $1 AND company_id = ANY($2::uuid[]) FOR UPDATE',
+    [id, companies],
+  );
+  return row?.status;
+}
+
 export interface StatusChange {
-  from: ExportJobStatus;
+  /** Any of these. */
+  from: readonly ExportJobStatus[];
   to: ExportJobStatus;
   failureReason: string | null;
   failureReasonType: string | null;
 }
 
 /**
- * Moves the job from `from` to `to`, stamping started_at or completed_at. Guarded by the status it
- * expects, so of two racing changes only one applies; false when the job is not (or no longer) in `from`.
+ * Moves the job from any of `from` to `to`, stamping started_at or completed_at. Guarded by the
+ * statuses it expects, so of two racing changes only one applies; false when the job is not (or no
+ * longer) in `from`.
  */
 export async function changeExportJobStatus(
   db: Queryable,
@@ -116,7 +131,7 @@ export async function changeExportJobStatus(
        started_at = CASE WHEN $4 = 'in_progress' THEN now() ELSE started_at END,
        completed_at = CASE WHEN $4 <> 'in_progress' THEN now() ELSE completed_at END,
        failure_reason = $5, failure_reason_type = $6
-     WHERE id = $1 AND company_id = ANY($2::uuid[]) AND status = $3 RETURNING id`,
+     WHERE id = $1 AND company_id = ANY($2::uuid[]) AND status = ANY($3::text[]) RETURNING id`,
     [id, companies, change.from, change.to, change.failureReason, change.failureReasonType],
   );
   return rows.length > 0;

@@ -31,6 +31,7 @@ export const PROBLEM_TYPES = {
   REQUEST_TIMEOUT: { status: 408, title: 'The request did not arrive in time' },
   REQUEST_HEADERS_TOO_LARGE: { status: 431, title: 'The request headers are too large' },
   INVALID_EXPORT_JOB_STATUS_CHANGE: { status: 422, title: 'The export job cannot make this status change' },
+  EXPORT_JOB_STATUS_UNPROCESSABLE: { status: 422, title: 'Export job is finished' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'The service is not ready' },
   INTERNAL_ERROR: { status: 500, title: 'Something went wrong on our side' },

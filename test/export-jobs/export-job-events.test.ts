@@ -59,6 +59,26 @@ describe('POST /v2/export-job-events', () => {
     assert.equal(done.startedAt, started.startedAt);
   });
 
+  it('fails a pending job, with or without a reason, leaving startedAt null', async () => {
+    for (const reason of [
+      { failureReason: 'The user canceled the export', failureReasonType: 'canceled_by_user' },
+      { failureReasonType: 'missing_configuration' },
+      {},
+    ]) {
+      const job = await jobIn('pending');
+      const response = await sendEvent(t, job.token, job.id, 'failed', reason);
+      assert.equal(response.status, 202, response.text);
+      const done = await get(job);
+      assert.equal(done.status, 'failed');
+      assert.equal(done.startedAt, null);
+      assert.notEqual(done.completedAt, null);
+      assert.equal(done.failureReason, reason.failureReason ?? null);
+      assert.equal(done.failureReasonType, reason.failureReasonType ?? null);
+      const again = await sendEvent(t, job.token, job.id, 'started');
+      assert.equal(again.status, 422, again.text);
+    }
+  });
+
   it('ends an in_progress job as completed or completed_with_errors', async () => {
     for (const status of ['completed', 'completed_with_errors']) {
       const job = await jobIn(status);
@@ -72,6 +92,7 @@ describe('POST /v2/export-job-events', () => {
   it('answers 422 INVALID_EXPORT_JOB_STATUS_CHANGE for every impossible change, leaving the job unchanged', async () => {
     const possible = new Set([
       'pending:started',
+      'pending:failed',
       'in_progress:completed',
       'in_progress:completed_with_errors',
       'in_progress:failed',

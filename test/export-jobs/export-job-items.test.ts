@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 import { itEnforcesAccess } from '../support/security.ts';
-import { createEntries, createJob } from './fixtures.ts';
+import { createEntries, createJob, sendEvent } from './fixtures.ts';
 
 let t: TestApp;
 const company = randomUUID();
@@ -150,6 +150,33 @@ describe('PUT /v2/export-jobs/{jobId}/items', () => {
     assert.deepEqual(ids((await items('?status=abandoned')).body), []);
     const hundred = await t.request('PUT', `/v2/export-jobs/${jobId}/items`, { token, body: body.slice(0, 100) });
     assert.equal(hundred.status, 200, hundred.text);
+  });
+
+  it('answers 422 EXPORT_JOB_STATUS_UNPROCESSABLE for a finished job and changes nothing', async () => {
+    for (const end of ['completed', 'completed_with_errors', 'failed']) {
+      const owner = randomUUID();
+      const as = await t.token({ companies: [owner] });
+      const [entry] = await createEntries(t, owner, as, 1);
+      const job = (await createJob(t, as, { companyId: owner })).id;
+      const exported = { accountingEntryId: entry, status: 'successful', externalId: 'INV-9' };
+      assert.equal((await sendEvent(t, as, job, 'started')).status, 202);
+      const put = (body: unknown) => t.request('PUT', `/v2/export-jobs/${job}/items`, { token: as, body });
+      assert.equal((await put([exported])).status, 200);
+      assert.equal((await sendEvent(t, as, job, end)).status, 202);
+      const before = {
+        job: (await t.request('GET', `/v2/export-jobs/${job}`, { token: as })).body.data,
+        items: (await t.request('GET', `/v2/export-jobs/${job}/items`, { token: as })).body.data,
+      };
+      const response = await put([{ accountingEntryId: entry, status: 'failed' }]);
+      assert.equal(response.status, 422, `${end}: ${response.text}`);
+      assert.equal(response.headers['content-type'], 'application/problem+json; charset=utf-8');
+      assert.equal(response.body.type, 'EXPORT_JOB_STATUS_UNPROCESSABLE');
+      assert.equal(response.body.title, 'Export job is finished');
+      assert.deepEqual((await t.request('GET', `/v2/export-jobs/${job}/items`, { token: as })).body.data, before.items);
+      assert.equal(before.items[0].externalId, 'INV-9');
+      const after = (await t.request('GET', `/v2/export-jobs/${job}`, { token: as })).body.data;
+      assert.equal(after.lastUpdatedAt, before.job.lastUpdatedAt);
+    }
   });
 
   it('answers 404 EXPORT_NOT_FOUND for an unknown job', async () => {

@@ -189,6 +189,34 @@ describe('GET /v2/export-jobs', () => {
     );
   });
 
+  it('honours the deprecated status alone, and with statuses lists the jobs in any of them', async () => {
+    const c = await freshCompany(3);
+    const jobs: Record<string, string> = {};
+    for (const [index, end] of (['failed', 'completed_with_errors', 'pending'] as const).entries()) {
+      const job = await createJob(t, c.token, { companyId: c.id, accountingEntryIds: [c.entries[index]] });
+      jobs[end] = job.id;
+      if (end === 'pending') continue;
+      await sendEvent(t, c.token, job.id, 'started');
+      await sendEvent(t, c.token, job.id, end);
+    }
+    const list = async (query: string) => {
+      const response = await t.request('GET', `/v2/export-jobs?company_id=${c.id}&${query}`, { token: c.token });
+      assert.equal(response.status, 200, response.text);
+      return response.body.data.map((j: { id: string }) => j.id).sort();
+    };
+    assert.deepEqual(await list('status=pending'), [jobs.pending]);
+    assert.deepEqual(await list('status=completed_with_errors'), [jobs.completed_with_errors]);
+    assert.deepEqual(await list('status=failed&statuses=pending'), [jobs.failed, jobs.pending].sort());
+    assert.deepEqual(await list('status=failed&statuses=failed'), [jobs.failed]);
+    assert.deepEqual(await list('status=completed'), []);
+    const wrong = await t.request('GET', `/v2/export-jobs?company_id=${c.id}&status=done`, { token: c.token });
+    assert.equal(wrong.status, 400, wrong.text);
+    assert.deepEqual(
+      wrong.body.errors.map((e: { path: string }) => e.path),
+      ['/status'],
+    );
+  });
+
   it('answers 403 for a company_id the token does not list', async () => {
     const response = await t.request('GET', `/v2/export-jobs?company_id=${randomUUID()}`, { token });
     assert.equal(response.status, 403);
