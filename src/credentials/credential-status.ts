@@ -2,7 +2,8 @@
 // remembered in this process for at most MAX_AGE_MS and dropped at once when a revocation is
 // announced (NOTIFY on CREDENTIALS_CHANNEL, sent in the revoking transaction, so every process that
 // shares the database hears it, including after `ledgerhook clients revoke` in another process).
-// MAX_AGE_MS bounds the staleness only if a notification is lost while a LISTEN connection is down.
+// MAX_AGE_MS bounds the staleness while the LISTEN connection is down; once it listens again,
+// everything remembered is forgotten too (a revocation may have been missed meanwhile).
 import { createSecretKey } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../auth/principal.ts';

@@ -36,7 +36,8 @@ export interface Database extends Queryable {
   /**
    * Calls `onNotify` with the payload of every NOTIFY on `channel` until the returned function is
    * called (or the database closed). A wake-up only: notifications sent while the connection was
-   * down are lost, so listeners also poll.
+   * down are lost, so listeners also poll. On PostgreSQL a lost connection is opened again by itself;
+   * once it listens again `onNotify` is called with an empty payload, for what may have been missed.
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /**

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { keepFreedMemory } from './backend-memory.ts';
-import { type Database, isPgError, PG_UNIQUE_VIOLATION, type Queryable } from './database.ts';
+import { type Database, isDatabaseUnavailable, isPgError, PG_UNIQUE_VIOLATION, type Queryable } from './database.ts';
 import { openPipelinedConnection } from './pipelined-connection.ts';
 import { listenOnPostgres, type PostgresListener } from './postgres-listener.ts';
 import { createStatementNames } from './statement-names.ts';
@@ -78,6 +78,13 @@ export async function openPostgres(
   async function transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await planning.connect();
+      // A checked-out client has no listener of its pool's: an error the connection reports between
+      // statements (PostgreSQL ended the session: 57P01 on a restart) would end the process.
+      let broken: Error | undefined;
+      const onError = (error: Error) => {
+        broken ??= error;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await work({
@@ -87,12 +94,16 @@ export async function openPostgres(
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
+        if (isDatabaseUnavailable(error)) broken ??= error as Error;
+        // A connection that is gone has rolled back with its session.
+        if (!broken) await client.query('ROLLBACK').catch(() => {});
         const code = (error as { code?: string }).code;
         if (attempt < MAX_ATTEMPTS && code && RETRYABLE.has(code)) continue;
         throw error;
       } finally {
-        client.release();
+        client.off('error', onError);
+        // Released with its error, the pool closes the connection instead of handing it out again.
+        client.release(broken);
       }
     }
   }

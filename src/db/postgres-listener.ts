@@ -1,7 +1,7 @@
 // LISTEN on PostgreSQL: a dedicated connection per listener, outside the pool (a pooled client would
 // be handed to other work, and LISTEN belongs to a session). When the connection drops it is opened
-// again with a growing delay; notifications sent meanwhile are lost, which listeners tolerate by
-// polling (see Database.listen).
+// again with a growing delay; notifications sent meanwhile are lost, so once it listens again it calls
+// `onNotify` with an empty payload: the listener looks for what it may have missed (see Database.listen).
 import pg from 'pg';
 
 const FIRST_RETRY_MS = 100;
@@ -21,6 +21,7 @@ export async function listenOnPostgres(
   let client: pg.Client | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
   let retryMs = FIRST_RETRY_MS;
+  let listened = false;
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client(clientConfig);
@@ -39,6 +40,8 @@ export async function listenOnPostgres(
       throw error;
     }
     retryMs = FIRST_RETRY_MS;
+    if (listened) onNotify('');
+    listened = true;
   };
 
   const reconnect = (failed: pg.Client) => {
