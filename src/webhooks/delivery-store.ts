@@ -98,6 +98,19 @@ export async function releaseMessages(db: Queryable, workerId: string, messageId
   );
 }
 
+/**
+ * Gives back every message this worker holds a lease on except `inFlight`: leases whose claim
+ * committed while its answer was lost, or whose attempt could not be recorded, when the database
+ * went away. Without it they would wait for their leases to run out.
+ */
+export async function releaseLeasesExcept(db: Queryable, workerId: string, inFlight: readonly string[]): Promise<void> {
+  await db.query(
+    `UPDATE messages SET leased_until = NULL, leased_by = NULL
+     WHERE leased_by = $1 AND status = 'pending' AND id <> ALL($2::text[])`,
+    [workerId, inFlight],
+  );
+}
+
 export interface AttemptRecord {
   messageId: string;
   /** The message's attempts when it was claimed. */

@@ -3,6 +3,8 @@
 // the earliest scheduled retry, when an attempt ends (a slot freed), and on a slow poll that
 // catches missed notifications and expired leases of dead workers. Several workers, in one process
 // or many, share the queue.
+// While the database is out of reach the polls back off; the LISTEN connection's return (or any
+// notification) ends the back-off at once (docs/decisions/database-outages.md).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
@@ -15,6 +17,7 @@ import {
   millisUntilNextDue,
   type RecordedAttempt,
   recordAttempts,
+  releaseLeasesExcept,
   releaseMessages,
 } from './delivery-store.ts';
 import { EVENTS_CHANNEL } from './record-event.ts';
@@ -60,6 +63,8 @@ const CLAIM_BATCH = 64;
 const UNRECORDED_PER_SLOT = 4;
 // Passes in a row while every claim came back full; then the next pass waits for a wake-up.
 const MAX_CLAIMS_PER_PASS = 64;
+// After a pass fails (the database is out of reach), polls wait 1, 2, 4… poll intervals, at most this.
+const MAX_BACKOFF_MS = 5_000;
 
 export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promise<DeliveryWorker> {
   const { db, config, logger } = options;
@@ -70,6 +75,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   // An ending attempt claims more work only once this many slots are free, so that a busy worker
   // claims in batches rather than one message per statement.
   const refillAt = Math.max(1, Math.min(CLAIM_BATCH, Math.floor(concurrency / 4)));
+  const pollMs = options.pollIntervalMs ?? 1000;
   const log = logger.child({ workerId });
   const recorder = createAttemptRecorder((records) =>
     recordAttempts(db, workerId, records, config.webhookRetrySchedule),
@@ -88,6 +94,12 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     if (freeSlots() >= refillAt) wake();
   };
   const perSubscription = new Map<string, number>();
+  // Messages from their claim until their attempt is recorded (or its recording failed).
+  const inFlight = new Set<string>();
+  // Set when a claim or a record failed: this worker may hold leases it does not work on.
+  let leasesToRelease = false;
+  let failedPasses = 0;
+  let backOffUntil = 0;
   let stopping = false;
   let passRunning: Promise<void> | undefined;
   let wakeAgain = false;
@@ -95,15 +107,15 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
 
   const saturated = () => [...perSubscription].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
 
-  /** Runs a claim pass now, or right after the one running. */
+  /** Runs a claim pass now, or right after the one running; none while backing off from a failure. */
   function wake(): void {
-    if (stopping) return;
+    if (stopping || Date.now() < backOffUntil) return;
     if (passRunning) {
       wakeAgain = true;
       return;
     }
     passRunning = pass()
-      .catch((error: unknown) => log.error({ err: error }, 'delivery claim failed; retrying on the next poll'))
+      .then(passSucceeded, passFailed)
       .finally(() => {
         passRunning = undefined;
         if (wakeAgain) {
@@ -113,7 +125,32 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       });
   }
 
+  /** A notification proves the database answers: no back-off. */
+  function wakeOnNotify(): void {
+    backOffUntil = 0;
+    wake();
+  }
+
+  function passSucceeded(): void {
+    if (failedPasses > 0) log.info({ failedPasses }, 'delivery resumed: the database answers again');
+    failedPasses = 0;
+  }
+
+  function passFailed(error: unknown): void {
+    failedPasses++;
+    leasesToRelease = true;
+    const backOffMs = Math.min(pollMs * 2 ** (failedPasses - 1), MAX_BACKOFF_MS);
+    backOffUntil = Date.now() + backOffMs;
+    // One error per outage; the passes that fail after it only at debug level.
+    const level = failedPasses === 1 ? 'error' : 'debug';
+    log[level]({ err: error, failedPasses, retryInMs: backOffMs }, 'delivery claim failed; retrying');
+  }
+
   async function pass(): Promise<void> {
+    if (leasesToRelease) {
+      await releaseLeasesExcept(db, workerId, [...inFlight]);
+      leasesToRelease = false;
+    }
     for (let i = 0; i < MAX_CLAIMS_PER_PASS && !stopping; i++) {
       const free = freeSlots();
       if (free <= 0) return; // an attempt ending wakes the worker
@@ -146,6 +183,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
 
   function start(message: ClaimedMessage): void {
     sending++;
+    inFlight.add(message.messageId);
     perSubscription.set(message.subscriptionId, (perSubscription.get(message.subscriptionId) ?? 0) + 1);
     const sent = () => {
       sending--;
@@ -156,6 +194,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     };
     const attempt = deliver(message, sent).finally(() => {
       attempts.delete(attempt);
+      inFlight.delete(message.messageId);
       wakeIfRoom();
     });
     attempts.add(attempt);
@@ -184,13 +223,15 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       else log.debug(fields, 'message delivered');
       options.onAttempt?.({ ...context, outcome, recorded });
     } catch (error) {
-      // Unrecorded: the lease runs out and the message is sent again with the same webhook-id.
+      // Unrecorded: the next pass gives the lease back (or it runs out) and the message is sent again
+      // with the same webhook-id.
+      leasesToRelease = true;
       log.error({ ...context, err: error }, 'recording a delivery attempt failed');
     }
   }
 
-  const unlisten = await db.listen(EVENTS_CHANNEL, wake);
-  const poll = setInterval(wake, options.pollIntervalMs ?? 1000);
+  const unlisten = await db.listen(EVENTS_CHANNEL, wakeOnNotify);
+  const poll = setInterval(wake, pollMs);
   poll.unref();
   log.info({ concurrency, perEndpointConcurrency: perEndpoint }, 'delivery worker started');
   wake();

@@ -30,6 +30,8 @@ export interface ServeOptions {
    * reap orphans. Default: `ledgerhook serve --role api`, a child of this process.
    */
   npmStart?: boolean;
+  /** The role of `ledgerhook serve` started directly (not through npm). Default: api. */
+  role?: 'api' | 'all';
 }
 
 const REPOSITORY = new URL('../..', import.meta.url).pathname;
@@ -37,7 +39,7 @@ const REPOSITORY = new URL('../..', import.meta.url).pathname;
 /** Starts `ledgerhook serve` and resolves once it logs its address. */
 export async function startServe(
   env: Record<string, string>,
-  { npmStart = false }: ServeOptions = {},
+  { npmStart = false, role = 'api' }: ServeOptions = {},
 ): Promise<Served> {
   const settings = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
   const child = npmStart
@@ -48,7 +50,7 @@ export async function startServe(
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       })
-    : spawn(process.execPath, [MAIN, 'serve', '--role', 'api'], { env: settings, stdio: ['ignore', 'pipe', 'pipe'] });
+    : spawn(process.execPath, [MAIN, 'serve', '--role', role], { env: settings, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();

@@ -28,6 +28,8 @@ export interface Reply {
   status: number;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Answer once this settles (the request is recorded at once). */
+  answerWhen?: Promise<unknown>;
 }
 
 export interface ReceiverOptions {
@@ -76,7 +78,8 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       const answer = () => {
         if (!response.destroyed) response.writeHead(reply.status).end();
       };
-      if (reply.delayMs) setTimeout(answer, reply.delayMs);
+      if (reply.answerWhen) void reply.answerWhen.finally(answer);
+      else if (reply.delayMs) setTimeout(answer, reply.delayMs);
       else answer();
     });
   });
