@@ -76,8 +76,11 @@ describe('PostgreSQL restarted under load', { timeout: 120_000 }, () => {
 
     const wrong: string[] = [];
     const statuses = new Map<number, number>();
+    // When each 2xx arrived, for the figures printed at the end.
+    const succeededAt: number[] = [];
     const check = (what: string, answer: Answer) => {
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      if (answer.status < 300) succeededAt.push(Date.now());
       const ok = answer.status < 300 || (answer.status === 503 && answer.retryAfter === '2');
       if (!ok) wrong.push(`${what}: ${answer.status} ${answer.retryAfter} ${answer.body}`);
       return answer;
@@ -133,10 +136,12 @@ describe('PostgreSQL restarted under load', { timeout: 120_000 }, () => {
 
     // 1. A restart in the middle of the load (PostgreSQL ends every session with 57P01).
     let loadDone = () => false;
+    let restartedAt = 0;
     const restart = async () => {
       const before = accountsSince(30);
       while (!before()) await sleep(5);
       await cluster.restart();
+      restartedAt = Date.now();
       loadDone = accountsSince(60);
     };
     await Promise.all([runLoad(() => loadDone()), restart()]);
@@ -173,6 +178,7 @@ describe('PostgreSQL restarted under load', { timeout: 120_000 }, () => {
     assert.equal(notReady.status, 503);
     assert.equal(notReady.headers.get('retry-after'), '2');
     await cluster.start();
+    const startedAt = Date.now();
     await runLoad(accountsSince(60));
     const ready = await fetch(`${served.url}/health/ready`);
     assert.equal(ready.status, 200);
@@ -223,8 +229,9 @@ describe('PostgreSQL restarted under load', { timeout: 120_000 }, () => {
       receiver.requests.filter((request) => request.id === heldMessageId).length >= 2,
       'the unrecorded webhook was sent again with its webhook-id',
     );
+    const firstSuccessAfter = (at: number) => (succeededAt.find((t) => t >= at) ?? Number.NaN) - at;
     console.log(
-      `answers ${JSON.stringify(Object.fromEntries(statuses))}; ${accounts.length} accounts, ${jobs.length} export jobs ` +
+      `first 2xx ${firstSuccessAfter(restartedAt)} ms after the restart, ${firstSuccessAfter(startedAt)} ms after the start; answers ${JSON.stringify(Object.fromEntries(statuses))}; ${accounts.length} accounts, ${jobs.length} export jobs ` +
         `acknowledged; ${messageIds.length} messages, ${receiver.requests.length} webhook requests`,
     );
   });
