@@ -27,6 +27,9 @@ export function startPeriodicSweep<T>(options: PeriodicSweepOptions<T>): Periodi
   const { name, doneMessage, batch, batchSize, logger, onSweep } = options;
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
+  // Sweeps failed in a row: while the database is gone, one error line (and one when the sweeps
+  // succeed again, with the count), not one per interval.
+  let failures = 0;
 
   const sweep = async () => {
     const taken: T[] = [];
@@ -37,8 +40,12 @@ export function startPeriodicSweep<T>(options: PeriodicSweepOptions<T>): Periodi
         taken.push(...rows);
       } while (rows.length >= batchSize && !stopped);
       if (taken.length > 0) logger.info({ sweep: name, rows: taken.length }, doneMessage);
+      if (failures > 0) logger.info({ sweep: name, failures }, `${name} sweep resumed`);
+      failures = 0;
     } catch (error) {
-      logger.error({ err: error, sweep: name }, `${name} sweep failed; retrying at the next interval`);
+      if (++failures === 1) {
+        logger.error({ err: error, sweep: name }, `${name} sweep failed; retrying at the next interval`);
+      }
     }
     onSweep?.(taken);
   };
