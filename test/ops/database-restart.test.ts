@@ -43,9 +43,13 @@ describe('PostgreSQL restarted under load', { timeout: 120_000 }, () => {
     cluster = await startPrivatePostgres();
     receiver = await startReceiver({ respond: () => ({ status: 204, answerWhen: holdAnswers }) });
     const env = { ...WORKER_TEST_ENV, DATABASE_URL: cluster.url(), DATA_DIR: '', AUTH_JWT_SECRET: SECRET };
-    // The default lease (WEBHOOK_TIMEOUT_MS + 30 s): a lease the worker kept after the outage would
-    // hold its message past the test's wait.
-    served = await startServe({ ...env, WEBHOOK_LEASE_MARGIN_MS: '30000', LOG_LEVEL: 'info' }, { role: 'all' });
+    // A long lease (WEBHOOK_TIMEOUT_MS + the default 30 s): one the worker kept after the outage would
+    // hold its message past the test's wait. The held attempt below must not time out before the
+    // database has stopped, however slow the machine.
+    served = await startServe(
+      { ...env, WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_LEASE_MARGIN_MS: '30000', LOG_LEVEL: 'info' },
+      { role: 'all' },
+    );
     authorization = `Bearer ${await mintToken(SECRET, {
       subject: randomUUID(),
       companies,
