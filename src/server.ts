@@ -27,6 +27,7 @@ import { queryEncodingError } from './http/query-encoding.ts';
 import { type RateLimitSettings, registerRateLimits } from './http/rate-limit.ts';
 import { registerValidators } from './http/validation.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { registerActivityRoutes } from './subscriptions/activity-routes.ts';
 import { registerSubscriptionRoutes } from './subscriptions/routes.ts';
 import { registerTaxCodeRoutes } from './tax-codes/routes.ts';
 import { VERSION } from './version.ts';
@@ -167,6 +168,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerExportJobRoutes(app, deps);
   registerEventTypeRoutes(app, deps);
   registerSubscriptionRoutes(app, deps);
+  registerActivityRoutes(app, deps);
   registerDeliveryLogRoutes(app, deps);
   const issuer = options.credentials?.issuer;
   if (issuer) await registerOAuthRoutes(app, { db: options.db, issuer, limiter });

@@ -7,6 +7,8 @@ import { ApiError, type FieldError, jsonPointer, validationError } from '../http
 import { endpointUrlProblem } from '../webhooks/endpoint-guard.ts';
 import { findEventType } from '../webhooks/event-types.ts';
 import { generateSecret } from '../webhooks/signature.ts';
+import { type AuditedFields, actorOf, changesBetween } from './activity-changes.ts';
+import { insertActivity, lockAuditedFields } from './activity-store.ts';
 import {
   MAX_CUSTOM_HEADER_NAME_LENGTH,
   MAX_CUSTOM_HEADER_VALUE_LENGTH,
@@ -37,7 +39,7 @@ export function reachOf(principal: Principal): store.SubscriptionReach {
 
 /**
  * 200 with the new subscription. It remembers the token's companies: it receives events of those
- * only. Its first signing secret is created in the same transaction.
+ * only. Its first signing secret and its CREATE activity are written in the same transaction.
  */
 export async function createSubscription(
   db: Database,
@@ -50,6 +52,13 @@ export async function createSubscription(
   return db.transaction(async (tx) => {
     const subscription = await store.insertSubscription(tx, ownerOf(principal), companies, fields);
     await store.insertCurrentSecret(tx, subscription.id, generateSecret());
+    await insertActivity(tx, {
+      subscriptionId: subscription.id,
+      operationType: 'CREATE',
+      actorUrn: actorOf(principal),
+      description: 'Subscription created',
+      changes: changesBetween(null, audited(fields)),
+    });
     return subscription;
   });
 }
@@ -74,7 +83,20 @@ export async function updateSubscription(
 ): Promise<Subscription> {
   const fields = toFields(principal, input, settings);
   const reach = reachOf(principal);
-  const subscription = await store.replaceSubscription(db, id, reach, fields);
+  const subscription = await db.transaction(async (tx) => {
+    const before = await lockAuditedFields(tx, id, reach);
+    const replaced = before && (await store.replaceSubscription(tx, id, reach, fields));
+    if (!before || !replaced) return undefined;
+    const changes = changesBetween(before, audited(fields));
+    await insertActivity(tx, {
+      subscriptionId: id,
+      operationType: 'UPDATE',
+      actorUrn: actorOf(principal),
+      description: changes.length > 0 ? `Changed ${changes.map((c) => c.field).join(', ')}` : 'Saved unchanged',
+      changes,
+    });
+    return replaced;
+  });
   if (subscription) return subscription;
   if ((await store.findStatusReason(db, id, reach)) === 'CLIENT_REVOKED') {
     throw new ApiError('FORBIDDEN', 'The client of this subscription is revoked: it stays INACTIVE');
@@ -82,9 +104,23 @@ export async function updateSubscription(
   throw subscriptionNotFound(id);
 }
 
-/** 204; its messages, pending ones included, are deleted with it, so nothing more is sent. */
+/**
+ * 204; its messages, pending ones included, are deleted with it, so nothing more is sent. Its trail
+ * stays, readable by its owner for WEBHOOK_RETENTION.
+ */
 export async function deleteSubscription(db: Database, principal: Principal, id: string): Promise<void> {
-  if (!(await store.deleteSubscription(db, id, reachOf(principal)))) throw subscriptionNotFound(id);
+  const deleted = await db.transaction(async (tx) => {
+    if (!(await lockAuditedFields(tx, id, reachOf(principal)))) return false;
+    await insertActivity(tx, {
+      subscriptionId: id,
+      operationType: 'DELETE',
+      actorUrn: actorOf(principal),
+      description: 'Subscription deleted',
+      changes: [],
+    });
+    return store.deleteSubscription(tx, id, reachOf(principal));
+  });
+  if (!deleted) throw subscriptionNotFound(id);
 }
 
 export interface SubscriptionListFilters {
@@ -123,6 +159,13 @@ export async function rotateSubscriptionSecret(db: Database, principal: Principa
     if (!(await store.subscriptionInReach(tx, id, reachOf(principal), { lock: true }))) throw subscriptionNotFound(id);
     const secret = generateSecret();
     await store.insertCurrentSecret(tx, id, secret);
+    await insertActivity(tx, {
+      subscriptionId: id,
+      operationType: 'UPDATE',
+      actorUrn: actorOf(principal),
+      description: 'Signing secret rotated; the previous one signs beside it for 24 hours',
+      changes: [],
+    });
     return secret;
   });
 }
@@ -131,6 +174,19 @@ export async function rotateSubscriptionSecret(db: Database, principal: Principa
  * Checks what the schema cannot (every broken field at once, 400), then the scopes the event types
  * need (403), and returns what the store keeps.
  */
+/** What an activity compares of the fields a request sets. */
+function audited(fields: store.SubscriptionFields): AuditedFields {
+  return {
+    status: fields.status,
+    eventTypes: fields.eventTypes,
+    endpointUrl: fields.endpointUrl,
+    customHeaders: fields.customHeaders,
+    authType: fields.basic ? 'BASIC' : 'NONE',
+    basicUsername: fields.basic?.username ?? null,
+    basicPassword: fields.basic?.password ?? null,
+  };
+}
+
 function toFields(
   principal: Principal,
   input: SubscriptionRequest,

@@ -5,6 +5,7 @@ import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
+import { OPERATOR_ACTOR } from './activity-changes.ts';
 import type { Subscription, SubscriptionStatus } from './schemas.ts';
 
 export const SUBSCRIPTION_SORT_COLUMNS: Record<string, SortColumn> = {
@@ -122,9 +123,14 @@ export async function deleteSubscription(db: Queryable, id: string, reach: Subsc
 /** Why the service itself made a subscription INACTIVE (migration 0020). */
 export type StatusReason = 'CLIENT_REVOKED';
 
+const STOP_DESCRIPTIONS: Record<StatusReason, string> = {
+  CLIENT_REVOKED: 'Disabled: its client was revoked; pending messages failed unsent',
+};
+
 /**
- * Makes every subscription of `owner` INACTIVE for `reason` and fails their pending messages unsent,
- * leases or not, so nothing more is sent to them. One statement; answers how many of each.
+ * Makes every subscription of `owner` INACTIVE for `reason`, records a DISABLE activity for each,
+ * and fails their pending messages unsent, leases or not, so nothing more is sent to them. One
+ * statement; answers how many of each.
  */
 export async function stopSubscriptionsOf(
   tx: Queryable,
@@ -132,16 +138,24 @@ export async function stopSubscriptionsOf(
   reason: StatusReason,
 ): Promise<{ subscriptions: number; messages: number }> {
   const [row] = await tx.query<{ subscriptions: number; messages: number }>(
-    `WITH stopped AS (
-       UPDATE subscriptions SET status = 'INACTIVE', status_reason = $2, updated_at = now()
-       WHERE owner = $1 RETURNING id
+    `WITH previous AS (
+       SELECT id, status FROM subscriptions WHERE owner = $1 FOR UPDATE
+     ), stopped AS (
+       UPDATE subscriptions s SET status = 'INACTIVE', status_reason = $2, updated_at = now()
+       FROM previous WHERE s.id = previous.id
+       RETURNING s.id, s.owner, s.companies, previous.status AS previous_status
+     ), trail AS (
+       INSERT INTO subscription_activities (subscription_id, owner, companies, operation_type, actor_urn, description, changes)
+       SELECT id, owner, companies, 'DISABLE', $3, $4,
+         jsonb_build_array(jsonb_build_object('field', 'status', 'before', previous_status, 'after', 'INACTIVE'))
+       FROM stopped
      ), cancelled AS (
        UPDATE messages m SET status = 'failed', leased_until = NULL, leased_by = NULL, updated_at = now()
        FROM stopped WHERE m.subscription_id = stopped.id AND m.status = 'pending'
        RETURNING m.id
      )
      SELECT (SELECT count(*) FROM stopped)::int AS subscriptions, (SELECT count(*) FROM cancelled)::int AS messages`,
-    [owner, reason],
+    [owner, reason, OPERATOR_ACTOR, STOP_DESCRIPTIONS[reason]],
   );
   return row ?? { subscriptions: 0, messages: 0 };
 }

@@ -258,6 +258,7 @@ describe('the OpenAPI document', () => {
       'DELETE /v1/subscriptions/{subscriptionId} deleteSubscription',
       'GET /v1/subscriptions getSubscriptions',
       'GET /v1/subscriptions/{subscriptionId} getSubscriptionById',
+      'GET /v1/subscriptions/{subscriptionId}/activities getSubscriptionActivities',
       'GET /v1/subscriptions/{subscriptionId}/secret getSubscriptionSecret',
       'POST /v1/subscriptions createSubscription',
       'POST /v1/subscriptions/{subscriptionId}/secret:rotate rotateSubscriptionSecret',

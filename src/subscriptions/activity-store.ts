@@ -1,0 +1,111 @@
+// SQL of the subscription audit trail (migration 0021's comments).
+import type { Queryable } from '../db/database.ts';
+import { isoTimestamp } from '../db/iso-timestamp.ts';
+import type { SortColumn } from '../db/keyset.ts';
+import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
+import type { AuditedFields, Change } from './activity-changes.ts';
+import { type SubscriptionReach, withinReach } from './store.ts';
+
+export const OPERATION_TYPES = ['CREATE', 'UPDATE', 'DELETE', 'DISABLE'] as const;
+export type OperationType = (typeof OPERATION_TYPES)[number];
+
+export const ACTIVITY_SORT_COLUMNS: Record<string, SortColumn> = {
+  createdAt: { sql: 'created_at', type: 'timestamptz' },
+  id: { sql: 'id', type: 'uuid' },
+};
+
+export interface NewActivity {
+  subscriptionId: string;
+  operationType: OperationType;
+  actorUrn: string;
+  description: string;
+  changes: Change[];
+}
+
+/** Records an activity; the owner and companies are the subscription's, read in the same statement. */
+export async function insertActivity(tx: Queryable, activity: NewActivity): Promise<void> {
+  await tx.query(
+    `INSERT INTO subscription_activities (subscription_id, owner, companies, operation_type, actor_urn, description, changes)
+     SELECT id, owner, companies, $2, $3, $4, $5::jsonb FROM subscriptions WHERE id = $1`,
+    [
+      activity.subscriptionId,
+      activity.operationType,
+      activity.actorUrn,
+      activity.description,
+      JSON.stringify(activity.changes),
+    ],
+  );
+}
+
+/**
+ * Whether the caller may read the subscription's trail: the subscription is within its reach, or,
+ * once deleted, the trail's owner and companies are.
+ */
+export async function trailInReach(db: Queryable, subscriptionId: string, reach: SubscriptionReach): Promise<boolean> {
+  const rows = await db.query(
+    `SELECT 1 FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')}
+     UNION ALL
+     SELECT 1 FROM subscription_activities a
+     WHERE a.subscription_id = $1 AND a.operation_type = 'DELETE' AND a.owner = $2 AND a.companies <@ $3::uuid[]
+     LIMIT 1`,
+    [subscriptionId, reach.owner, reach.companies],
+  );
+  return rows.length > 0;
+}
+
+const ACTIVITY_COLUMNS = `id, subscription_id AS "subscriptionId", operation_type AS "operationType",
+  actor_urn AS "actorUrn", description, changes, ${isoTimestamp('created_at')} AS "createdAt"`;
+
+export type PagePosition = Pick<PageQuerySpec, 'sort' | 'limit' | 'offset' | 'after' | 'before'>;
+
+export async function listActivities(
+  db: Queryable,
+  subscriptionId: string,
+  operationTypes: OperationType[] | null,
+  position: PagePosition,
+): Promise<Page> {
+  return fetchPage(db, {
+    json: rowToJson(ACTIVITY_COLUMNS),
+    from: 'subscription_activities',
+    filter: (params) => {
+      const conditions = [`subscription_id = ${params.add(subscriptionId)}`];
+      if (operationTypes) conditions.push(`operation_type = ANY(${params.add(operationTypes)}::text[])`);
+      return conditions;
+    },
+    columns: ACTIVITY_SORT_COLUMNS,
+    ...position,
+  });
+}
+
+/**
+ * Deletes up to `batchSize` activities of subscriptions deleted more than `retentionMs` ago (their
+ * trail has been readable for the retention); a live subscription's trail is kept. Answers their ids.
+ */
+export async function deleteExpiredTrails(db: Queryable, retentionMs: number, batchSize: number): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `DELETE FROM subscription_activities WHERE id IN (
+       SELECT a.id FROM subscription_activities a
+       WHERE a.subscription_id IN (
+         SELECT subscription_id FROM subscription_activities
+         WHERE operation_type = 'DELETE' AND created_at < now() - $1 * interval '1 millisecond')
+       LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING id`,
+    [retentionMs, batchSize],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** The audited fields of a subscription within reach, locked for the rest of the transaction. */
+export async function lockAuditedFields(
+  tx: Queryable,
+  id: string,
+  reach: SubscriptionReach,
+): Promise<AuditedFields | undefined> {
+  const [row] = await tx.query<AuditedFields>(
+    `SELECT status, event_types AS "eventTypes", endpoint_url AS "endpointUrl", custom_headers AS "customHeaders",
+       auth_type AS "authType", basic_username AS "basicUsername", basic_password AS "basicPassword"
+     FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')} FOR UPDATE`,
+    [id, reach.owner, reach.companies],
+  );
+  return row;
+}
