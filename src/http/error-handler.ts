@@ -5,7 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable, isPgError, PG_UNSTORABLE_TEXT } from '../db/database.ts';
 import { PROBLEM_CONTENT_TYPE } from './content-types.ts';
 import { BODY_LIMIT_TEXT } from './json-body.ts';
-import { ApiError, type FieldError, toProblem, validationError } from './problem.ts';
+import { ApiError, type FieldError, jsonPointer, toProblem, validationError } from './problem.ts';
 import { documentProblem } from './schemas.ts';
 
 // How long a client should wait before sending again a request the service could not serve: its
@@ -117,10 +117,13 @@ type AjvIssue = NonNullable<FastifyError['validation']>[number];
 /**
  * One entry per broken field. A nullable field is `anyOf [T, null]`, for which Ajv reports three
  * issues (T's rule, "must be null", "must match a schema in anyOf"); only T's rule says what is wrong.
+ * A key that breaks `propertyNames` is reported twice too: its rule, and "property name must be valid".
  */
 function fieldErrors(issues: AjvIssue[], where: FieldError['in']): FieldError[] {
   const isNullableNoise = (issue: AjvIssue) =>
-    issue.keyword === 'anyOf' || (issue.keyword === 'type' && issue.message === 'must be null');
+    issue.keyword === 'anyOf' ||
+    issue.keyword === 'propertyNames' ||
+    (issue.keyword === 'type' && issue.message === 'must be null');
   const all = issues.map((issue) => ({ noise: isNullableNoise(issue), error: toFieldError(issue, where) }));
   const explained = new Set(all.filter((e) => !e.noise).map((e) => e.error.path));
   const unique = new Map<string, FieldError>();
@@ -133,7 +136,14 @@ function fieldErrors(issues: AjvIssue[], where: FieldError['in']): FieldError[] 
 
 function toFieldError(issue: AjvIssue, where: FieldError['in']): FieldError {
   const missing = (issue.params as { missingProperty?: string }).missingProperty;
-  const path = missing ? `${issue.instancePath}/${missing}` : issue.instancePath || '/';
+  // A key that breaks its object's propertyNames rule is reported at the key itself.
+  const key =
+    (issue as { propertyName?: string }).propertyName ?? (issue.params as { propertyName?: string }).propertyName;
+  const path = missing
+    ? `${issue.instancePath}/${missing}`
+    : key !== undefined
+      ? `${issue.instancePath}${jsonPointer([key])}`
+      : issue.instancePath || '/';
   const message = missing ? 'is required' : (issue.message ?? 'is invalid');
   return { path, message, in: where };
 }

@@ -3,9 +3,18 @@
 import type { Principal } from '../auth/principal.ts';
 import { type Database, isPgError, PG_UNIQUE_VIOLATION } from '../db/database.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
-import { ApiError, validationError } from '../http/problem.ts';
-import type { TaxCode, TaxCodeSearch, TaxCodeWrite } from './schemas.ts';
+import { ApiError, jsonPointer, validationError } from '../http/problem.ts';
+import {
+  type CalculatedTaxes,
+  type CalculateTaxes,
+  MAX_TAXED_AMOUNTS,
+  type TaxCode,
+  type TaxCodeSearch,
+  type TaxCodeType,
+  type TaxCodeWrite,
+} from './schemas.ts';
 import * as store from './store.ts';
+import { taxBreakdown } from './tax-amounts.ts';
 
 export async function createTaxCode(db: Database, principal: Principal, input: TaxCodeWrite): Promise<TaxCode> {
   assertCompanyAccess(principal, input.companyId);
@@ -96,6 +105,45 @@ function searchCompany(principal: Principal, companyIdParam: string | undefined)
     [{ path: '/company_id', message: 'is required when the token does not list exactly one company', in: 'query' }],
     'Say which company to search with company_id',
   );
+}
+
+/**
+ * Gross, net and tax of each amount under its tax code's rate and type (tax-amounts.ts). Every key
+ * must be a tax code of a company the token lists, else 400 TAX_CODE_NOT_FOUND naming each one that
+ * is not: another company's answers as a missing one. Archived tax codes calculate too.
+ */
+export async function calculateTaxAmounts(
+  db: Database,
+  principal: Principal,
+  input: CalculateTaxes,
+): Promise<CalculatedTaxes> {
+  const requested = Object.entries(input.amountsByTaxCodeId);
+  const count = requested.reduce((sum, [, amounts]) => sum + amounts.length, 0);
+  if (count > MAX_TAXED_AMOUNTS) {
+    throw new ApiError('TOO_MANY_ITEMS', `At most ${MAX_TAXED_AMOUNTS} amounts per calculation, not ${count}`);
+  }
+  const ids = [...new Set(requested.map(([id]) => id.toLowerCase()))];
+  const taxCodes = new Map((await store.findTaxRates(db, ids, [...principal.companies])).map((row) => [row.id, row]));
+  const unknown = requested.filter(([id]) => !taxCodes.has(id.toLowerCase())).map(([id]) => id);
+  if (unknown.length > 0) {
+    throw new ApiError('TAX_CODE_NOT_FOUND', `No tax code ${unknown.join(', ')}`, {
+      errors: unknown.map((id) => ({
+        path: jsonPointer(['amountsByTaxCodeId', id]),
+        message: 'must be the id of a tax code of a company the token lists',
+        in: 'body',
+      })),
+    });
+  }
+  const taxes: CalculatedTaxes['taxes'] = {};
+  for (const [id, amounts] of requested) {
+    const { rate, type } = taxCodes.get(id.toLowerCase()) as { rate: string; type: TaxCodeType };
+    taxes[id] = amounts.map(({ id: amountId, amount: { currency, minors } }) => {
+      const { gross, net, tax } = taxBreakdown(BigInt(minors), rate, type);
+      const money = (value: bigint) => ({ currency, minors: Number(value) });
+      return { id: amountId, amountTaxBreakdown: { gross: money(gross), net: money(net), tax: money(tax) } };
+    });
+  }
+  return { taxes };
 }
 
 function toFields(input: TaxCodeWrite): store.TaxCodeFields {

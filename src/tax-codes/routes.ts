@@ -4,6 +4,10 @@ import { sendPage } from '../http/pagination/page-response.ts';
 import { errorResponses } from '../http/schemas.ts';
 import * as operations from './operations.ts';
 import {
+  CalculateTaxesEnvelope,
+  CalculateTaxesSchema,
+  MAX_MINORS,
+  MAX_TAXED_AMOUNTS,
   TaxCodeEnvelope,
   TaxCodeIdParams,
   TaxCodePageSchema,
@@ -117,5 +121,21 @@ export function registerTaxCodeRoutes(app: App, { db }: RouteDeps): void {
       const result = await operations.searchTaxCodes(db, filters, page);
       return sendPage(reply, result, page);
     },
+  );
+
+  app.post(
+    '/v0/tax-codes::calculate-tax-amounts',
+    {
+      config: { scope: 'tax-codes:read' },
+      schema: {
+        operationId: 'calculateTax',
+        summary: 'Calculate gross, net and tax amounts for a list of tax code ids and amounts',
+        description: `Each amount (minor units, at most ${String(MAX_MINORS).length} digits) under its tax code's rate and type: inclusive takes the amount as gross, exclusive as net, reverse as both gross and net with the self-assessed tax beside them. Tax is exact, rounded to one minor unit half away from zero. At most ${MAX_TAXED_AMOUNTS} amounts (else 413 TOO_MANY_ITEMS). A tax code id that is not one of a company the token lists is 400 TAX_CODE_NOT_FOUND.`,
+        tags,
+        body: CalculateTaxesSchema,
+        response: { 200: CalculateTaxesEnvelope, ...errorResponses() },
+      },
+    },
+    async (request) => ({ data: await operations.calculateTaxAmounts(db, request.principal, request.body) }),
   );
 }

@@ -73,3 +73,70 @@ export type TaxCode = Static<typeof TaxCodeSchema>;
 export type TaxCodeWrite = Static<typeof TaxCodeWriteSchema>;
 export type TaxCodeSearch = Static<typeof TaxCodeSearchSchema>;
 export type TaxCodeType = (typeof TAX_CODE_TYPES)[number];
+
+/**
+ * Amounts of POST /v0/tax-codes:calculate-tax-amounts are integers of minor units, at most 15
+ * digits: a gross of twice that is still an exact JSON number (below 2^53).
+ */
+export const MAX_MINORS = 999_999_999_999_999;
+/** At most this many amounts in one calculation (else 413 TOO_MANY_ITEMS). */
+export const MAX_TAXED_AMOUNTS = 1000;
+
+/** Money in minor units; `maxMinors` bounds an amount sent (a gross answered may be twice that). */
+const Money = (maxMinors: number) =>
+  Type.Object(
+    {
+      currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code', examples: ['EUR'] }),
+      minors: Type.Integer({
+        minimum: -maxMinors,
+        maximum: maxMinors,
+        description: 'The amount in minor units of the currency (6580 is £65.80, 1500 is 1500 ISK)',
+        examples: [6580],
+      }),
+    },
+    { description: 'An amount of money in minor units' },
+  );
+
+const TaxedAmountSchema = Type.Object(
+  {
+    id: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: "The caller's identifier of the amount, echoed back",
+    }),
+    amount: Money(MAX_MINORS),
+  },
+  { description: 'An amount to apply the tax code to' },
+);
+
+export const CalculateTaxesSchema = Type.Object(
+  {
+    amountsByTaxCodeId: Type.Unsafe<Record<string, Static<typeof TaxedAmountSchema>[]>>({
+      ...Type.Record(Type.String(), Type.Array(TaxedAmountSchema)),
+      propertyNames: { format: 'uuid' },
+      maxProperties: MAX_TAXED_AMOUNTS,
+      description: `Tax code id (of a company the token lists) → the amounts to apply it to; at most ${MAX_TAXED_AMOUNTS} amounts in all`,
+    }),
+  },
+  { description: 'Tax code ids and a list of id + amount pairs to calculate tax for' },
+);
+
+const TaxesSchema = Type.Object({
+  id: Type.String({ description: 'The id of the amount, as sent' }),
+  amountTaxBreakdown: Type.Object(
+    { gross: Money(2 * MAX_MINORS), net: Money(2 * MAX_MINORS), tax: Money(2 * MAX_MINORS) },
+    { description: 'Gross, net and tax of the amount, in its currency' },
+  ),
+});
+
+export const CalculateTaxesEnvelope = DataEnvelope(
+  Type.Object({
+    taxes: Type.Record(Type.String(), Type.Array(TaxesSchema), {
+      description: 'Under each tax code id as sent, the breakdown of each of its amounts, in the order sent',
+    }),
+  }),
+  'The tax breakdown of every amount',
+);
+
+export type CalculateTaxes = Static<typeof CalculateTaxesSchema>;
+export type CalculatedTaxes = Static<typeof CalculateTaxesEnvelope>['data'];

@@ -5,7 +5,7 @@ import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
-import type { TaxCode } from './schemas.ts';
+import type { TaxCode, TaxCodeType } from './schemas.ts';
 
 export const TAX_CODE_SORT_COLUMNS: Record<string, SortColumn> = {
   name: { sql: 'name', type: 'text' },
@@ -62,6 +62,21 @@ export async function findTaxCode(
     [id, companies],
   );
   return row;
+}
+
+/**
+ * The rate (exact, as PostgreSQL prints the stored numeric) and type of each tax code of `ids` the
+ * caller may see; the others are missing from the answer.
+ */
+export async function findTaxRates(
+  db: Queryable,
+  ids: readonly string[],
+  companies: readonly string[],
+): Promise<{ id: string; rate: string; type: TaxCodeType }[]> {
+  return db.query(
+    'SELECT id, rate::text AS rate, type FROM tax_codes WHERE id = ANY($1::uuid[]) AND company_id = ANY($2::uuid[])',
+    [ids, companies],
+  );
 }
 
 /** The id of the company's tax code with this code, if any (for a conflict's existingId). */

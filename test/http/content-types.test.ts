@@ -51,6 +51,9 @@ describe('response content types', () => {
     ).data;
     await expect('GET', `/v0/tax-codes/${taxCode.id}`, 200, JSON_TYPE);
     await expect('POST', '/v0/tax-codes:search', 200, JSON_TYPE);
+    await expect('POST', '/v0/tax-codes:calculate-tax-amounts', 200, JSON_TYPE, {
+      amountsByTaxCodeId: { [taxCode.id]: [{ id: 'line-1', amount: { currency: 'EUR', minors: 12500 } }] },
+    });
     await expect('PUT', `/v0/tax-codes/${taxCode.id}`, 400, PROBLEM_TYPE, { name: 'no company' });
 
     const entry = (
@@ -107,5 +110,6 @@ describe('the OpenAPI document', () => {
     const { paths } = (await t.request('GET', '/openapi.json')).body;
     assert.equal(paths['/v0/tax-codes:search'].post.requestBody.required, false);
     assert.equal(paths['/v0/tax-codes'].post.requestBody.required, true);
+    assert.equal(paths['/v0/tax-codes:calculate-tax-amounts'].post.requestBody.required, true);
   });
 });
