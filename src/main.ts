@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `ledgerhook` command: serve, migrate, token.
+// The `ledgerhook` command: serve, migrate, token, clients, api-keys (usage in usage.ts).
 // First: it must run before anything has had time to collect garbage (next-tick-shape.ts).
 import './next-tick-shape.ts';
 import { parseArgs } from 'node:util';
@@ -7,25 +7,35 @@ import { mintToken } from './auth/mint-token.ts';
 import { SCOPES } from './auth/principal.ts';
 import { resolveSigningSecret } from './auth/signing-secret.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
-import { CREDENTIALS_USAGE, runCredentialsCommand } from './credentials/cli.ts';
+import { runCredentialsCommand } from './credentials/cli.ts';
 import { openDatabase } from './db/open-database.ts';
 import { serve } from './serve.ts';
 import { UUID } from './text-formats.ts';
-
-const USAGE = `Usage:
-  ledgerhook serve [--role api|worker|all]     run the service (default: all)
-  ledgerhook migrate                           apply database migrations and exit
-  ledgerhook token --sub <uuid> --company <uuid> [--company <uuid>…] --scope "<scopes>"
-                   [--ttl 1h] [--client-id <id>] [--accounting-system <name>]
-                                               print a signed bearer token for local use
-${CREDENTIALS_USAGE}`;
+import { usage } from './usage.ts';
+import { VERSION } from './version.ts';
 
 const HELP = ['help', '--help', '-h'];
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (command === undefined || HELP.includes(command) || rest.some((arg) => HELP.includes(arg))) {
-    console.log(USAGE);
+  if (command === undefined || HELP.includes(command)) {
+    console.log(usage());
+    return;
+  }
+  if (command === '--version' || command === '-v') {
+    console.log(VERSION);
+    return;
+  }
+  if (rest.some((arg) => HELP.includes(arg))) {
+    // The words before the help flag name the command whose usage is wanted.
+    console.log(
+      usage(
+        argv.slice(
+          0,
+          argv.findIndex((arg) => HELP.includes(arg)),
+        ),
+      ),
+    );
     return;
   }
   const config = loadConfig();

@@ -8,16 +8,6 @@ import { resolveApiKeyPepper } from './api-key-pepper.ts';
 import { CredentialInputError, createApiKey, createClient, revokeApiKeyById, revokeClientById } from './operations.ts';
 import { listApiKeys, listClients } from './store.ts';
 
-export const CREDENTIALS_USAGE = `  ledgerhook clients create --name <name> --company <uuid> [--company <uuid>…] --scope "<scopes>" [--json]
-                                               register a client; prints its client_id, client_secret and an API key, once
-  ledgerhook clients list [--json]             list clients and their API keys (never the secrets)
-  ledgerhook clients revoke <client-id>        revoke a client: its tokens and API keys are refused at once,
-                                               its webhook subscriptions set INACTIVE and their pending messages cancelled
-  ledgerhook api-keys create --client <client-id> [--json]
-                                               another API key for a client, printed once
-  ledgerhook api-keys revoke <key-id>          revoke one API key
-  (On the embedded database, run these while the service is stopped: a DATA_DIR admits one process.)`;
-
 type Print = (line: string) => void;
 
 export async function runCredentialsCommand(
@@ -39,6 +29,12 @@ export async function runCredentialsCommand(
     },
   });
   const key = `${command} ${action ?? ''}`.trim();
+  const known = ['clients create', 'clients list', 'clients revoke', 'api-keys create', 'api-keys revoke'];
+  if (!known.includes(key)) throw new ConfigError(`unknown command "${key}"; see ledgerhook --help`);
+  // A mistyped command changes nothing: it is refused before the pepper or the database (which on
+  // the embedded database would create DATA_DIR) is touched.
+  const missing = missingArgument(key, { ...values, id: positionals[0] });
+  if (missing) throw new ConfigError(`${missing} (see ledgerhook ${key} --help)`);
   const needsPepper = key === 'clients create' || key === 'api-keys create';
   const pepper = needsPepper ? resolveApiKeyPepper(config) : undefined;
   if (needsPepper && !pepper) {
@@ -46,8 +42,6 @@ export async function runCredentialsCommand(
       'API keys need API_KEY_PEPPER (or AUTH_JWT_SECRET) with DATABASE_URL; set the one the service uses',
     );
   }
-  const known = ['clients create', 'clients list', 'clients revoke', 'api-keys create', 'api-keys revoke'];
-  if (!known.includes(key)) throw new ConfigError(`unknown command "${key}"; see ledgerhook --help`);
 
   const db = await openDatabase(config);
   try {
@@ -70,16 +64,29 @@ interface Options {
   pepper: Buffer;
 }
 
+function missingArgument(command: string, options: Omit<Options, 'json' | 'pepper'>): string | undefined {
+  switch (command) {
+    case 'clients create':
+      if (!options.name || !options.company?.length || options.scope === undefined)
+        return 'clients create needs --name, at least one --company and --scope';
+      return undefined;
+    case 'api-keys create':
+      return options.client ? undefined : 'api-keys create needs --client <client-id>';
+    case 'clients revoke':
+    case 'api-keys revoke':
+      return options.id ? undefined : `${command} needs the id`;
+    default:
+      return undefined;
+  }
+}
+
 async function run(db: Database, command: string, options: Options, print: Print): Promise<void> {
   switch (command) {
     case 'clients create': {
-      if (!options.name || !options.company?.length || options.scope === undefined) {
-        throw new ConfigError('clients create needs --name, at least one --company and --scope');
-      }
       const created = await createClient(db, options.pepper, {
-        name: options.name,
-        companies: options.company,
-        scope: options.scope,
+        name: options.name as string,
+        companies: options.company as string[],
+        scope: options.scope as string,
       });
       const shown = {
         client_id: created.client.id,
@@ -116,23 +123,22 @@ async function run(db: Database, command: string, options: Options, print: Print
       return;
     }
     case 'clients revoke': {
-      if (!options.id) throw new ConfigError(`${command} needs the id`);
-      const revoked = await revokeClientById(db, options.id);
-      if (!revoked) throw new ConfigError(`no active client ${options.id}`);
+      const id = options.id as string;
+      const revoked = await revokeClientById(db, id);
+      if (!revoked) throw new ConfigError(`no active client ${id}`);
       print(
-        `revoked ${options.id}; ${revoked.subscriptions} subscription(s) set INACTIVE, ${revoked.messages} pending message(s) cancelled`,
+        `revoked ${id}; ${revoked.subscriptions} subscription(s) set INACTIVE, ${revoked.messages} pending message(s) cancelled`,
       );
       return;
     }
     case 'api-keys revoke': {
-      if (!options.id) throw new ConfigError(`${command} needs the id`);
-      if (!(await revokeApiKeyById(db, options.id))) throw new ConfigError(`no active API key ${options.id}`);
-      print(`revoked ${options.id}`);
+      const id = options.id as string;
+      if (!(await revokeApiKeyById(db, id))) throw new ConfigError(`no active API key ${id}`);
+      print(`revoked ${id}`);
       return;
     }
     case 'api-keys create': {
-      if (!options.client) throw new ConfigError('api-keys create needs --client <client-id>');
-      const { apiKey, apiKeyValue } = await createApiKey(db, options.pepper, options.client);
+      const { apiKey, apiKeyValue } = await createApiKey(db, options.pepper, options.client as string);
       if (options.json)
         return print(JSON.stringify({ api_key_id: apiKey.id, api_key: apiKeyValue, client_id: apiKey.clientId }));
       print(`api_key_id: ${apiKey.id}`);

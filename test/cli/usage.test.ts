@@ -1,29 +1,91 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const COMPANY = '6f1c2a7e-1b2d-4c3e-8f4a-5b6c7d8e9f01';
 
 /** Runs `ledgerhook …` and resolves with its exit code and output, whatever the code. */
-function ledgerhook(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function ledgerhook(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [MAIN, ...args],
-      { env: { ...process.env, DATABASE_URL: '' } },
+      { env: { ...process.env, DATABASE_URL: '', ...env } },
       (error, stdout, stderr) => resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
     );
   });
 }
 
 describe('ledgerhook usage', () => {
-  for (const args of [['--help'], ['-h'], ['help'], ['token', '--help'], []]) {
-    it(`prints the usage and exits 0 for "${args.join(' ')}"`, async () => {
+  for (const args of [['--help'], ['-h'], ['help'], []]) {
+    it(`prints the whole usage and exits 0 for "${args.join(' ')}"`, async () => {
       const { code, stdout, stderr } = await ledgerhook(args);
       assert.equal(code, 0);
       assert.match(stdout, /^Usage:\n {2}ledgerhook serve/);
+      for (const command of ['migrate', 'token', 'clients create', 'api-keys revoke', '--version'])
+        assert.match(stdout, new RegExp(`^ {2}ledgerhook ${command}`, 'm'));
       assert.equal(stderr, '');
+    });
+  }
+
+  // Each command's --help shows its own lines only: the commands it names and no other.
+  for (const [args, shown] of [
+    [['serve', '--help'], ['serve']],
+    [['migrate', '-h'], ['migrate']],
+    [['token', '--sub', 'x', '--help'], ['token']],
+    [
+      ['clients', '--help'],
+      ['clients create', 'clients list', 'clients revoke'],
+    ],
+    [['clients', 'create', '--help'], ['clients create']],
+    [['clients', 'revoke', '--help'], ['clients revoke']],
+    [
+      ['api-keys', '--help'],
+      ['api-keys create', 'api-keys revoke'],
+    ],
+    [['api-keys', 'create', '--help'], ['api-keys create']],
+  ] as const) {
+    it(`prints only ${shown.join(', ')} for "${args.join(' ')}"`, async () => {
+      const { code, stdout, stderr } = await ledgerhook([...args]);
+      assert.equal(code, 0);
+      assert.equal(stderr, '');
+      const listed = [...stdout.matchAll(/^ {2}ledgerhook ([a-z-]+(?: (?:create|list|revoke))?)/gm)].map((m) => m[1]);
+      assert.deepEqual(listed, shown);
+    });
+  }
+
+  it('prints the package version for --version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const { code, stdout } = await ledgerhook(['--version']);
+    assert.equal(code, 0);
+    assert.equal(stdout, `${version}\n`);
+  });
+
+  // A command missing what it needs is refused before anything is opened, so no DATA_DIR appears.
+  for (const args of [
+    ['api-keys', 'create'],
+    ['api-keys', 'revoke'],
+    ['clients', 'create', '--name', 'x'],
+  ]) {
+    it(`refuses "${args.join(' ')}" with exit 2 and creates no DATA_DIR`, async () => {
+      const parent = mkdtempSync(join(tmpdir(), 'ledgerhook-usage-'));
+      try {
+        const dataDir = join(parent, 'data');
+        const { code, stdout, stderr } = await ledgerhook(args, { DATA_DIR: dataDir });
+        assert.equal(code, 2);
+        assert.equal(stdout, '');
+        assert.match(stderr, new RegExp(`^ledgerhook: ${args[0]} ${args[1]} needs .*--help\\)\n$`));
+        assert.equal(existsSync(dataDir), false);
+      } finally {
+        rmSync(parent, { recursive: true, force: true });
+      }
     });
   }
 
