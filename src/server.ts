@@ -1,7 +1,6 @@
 // Builds the HTTP application: logging, validation, errors, authentication, documentation, routes.
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { levels } from 'pino';
@@ -19,9 +18,11 @@ import type { App, RouteDeps } from './http/app.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { JSON_CONTENT_TYPE } from './http/content-types.ts';
 import { decodePathColons } from './http/custom-method-colon.ts';
+import { registerApiDocsPage } from './http/docs-page.ts';
 import { answerClientError, answerRouterError, registerErrorHandler } from './http/error-handler.ts';
 import { BODY_LIMIT, registerJsonBodyParser } from './http/json-body.ts';
 import { type RouterOptions, registerNotFoundHandler } from './http/not-found.ts';
+import { type OpenApiDocument, shareProblemSchema } from './http/openapi-problem.ts';
 import { registerOptionalBodies } from './http/optional-body.ts';
 import { queryEncodingError } from './http/query-encoding.ts';
 import { type RateLimitSettings, registerRateLimits } from './http/rate-limit.ts';
@@ -32,6 +33,7 @@ import { registerSubscriptionRoutes } from './subscriptions/routes.ts';
 import { registerTaxCodeRoutes } from './tax-codes/routes.ts';
 import { VERSION } from './version.ts';
 import { registerDeliveryLogRoutes } from './webhooks/delivery-log-routes.ts';
+import { eventTypeWebhooks } from './webhooks/openapi-webhooks.ts';
 import { registerEventTypeRoutes } from './webhooks/routes.ts';
 
 export interface ServerOptions {
@@ -107,8 +109,6 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   const markOptionalBodies = registerOptionalBodies(app);
 
   await app.register(swagger, {
-    transformObject: (document) =>
-      markOptionalBodies('openapiObject' in document ? document.openapiObject : {}) as never,
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -144,9 +144,17 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       },
       security: [{ bearerAuth: [] }, { apiKeyBasic: [] }],
     },
+    // The published document: optional bodies marked, the problem schema shared, the webhooks listed.
+    transformObject: (document) =>
+      ({
+        ...shareProblemSchema(
+          markOptionalBodies('openapiObject' in document ? document.openapiObject : {}) as OpenApiDocument,
+        ),
+        webhooks: eventTypeWebhooks(),
+      }) as never,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerApiDocsPage(app);
 
   const limiter = await registerRateLimits(app, options.rateLimits);
   registerAuthentication(app, options.verifyToken, {

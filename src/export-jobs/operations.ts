@@ -22,7 +22,8 @@ export interface ExportJobSettings {
 
 /**
  * 201 with the new pending job and its `v1.export-job.created` event, in one transaction: both exist
- * or neither does. 409 EXPORT_ALREADY_IN_PROGRESS while the company has an open job.
+ * or neither does. 409 EXPORT_ALREADY_IN_PROGRESS, with the open job's existingJobId, while the
+ * company has one.
  */
 export async function createExportJob(
   db: Database,
@@ -36,7 +37,13 @@ export async function createExportJob(
   } catch (error) {
     // The partial unique index export_jobs_one_open_per_company_idx: another open job won.
     if (!isPgError(error, PG_UNIQUE_VIOLATION)) throw error;
-    throw new ApiError('EXPORT_ALREADY_IN_PROGRESS', `Company ${input.companyId} already has an open export job`);
+    // Absent only when that job closed in the moment between: a retry then succeeds.
+    const existingJobId = await store.findOpenExportJobId(db, input.companyId.toLowerCase());
+    throw new ApiError(
+      'EXPORT_ALREADY_IN_PROGRESS',
+      `Company ${input.companyId} already has an open export job${existingJobId ? ` (${existingJobId})` : ''}`,
+      existingJobId ? { existingJobId } : {},
+    );
   }
 }
 

@@ -1,8 +1,9 @@
+import Type from 'typebox';
 import type { App, RouteDeps } from '../http/app.ts';
 import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { sendPage } from '../http/pagination/page-response.ts';
 import { ApiError } from '../http/problem.ts';
-import { errorResponses } from '../http/schemas.ts';
+import { errorResponses, problemWith, Uuid } from '../http/schemas.ts';
 import * as operations from './operations.ts';
 import {
   ExportJobCreateSchema,
@@ -32,10 +33,21 @@ export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): vo
         operationId: 'createExportJobV2',
         summary: 'Create an export job',
         description:
-          'Selects accountingEntryIds (each an entry of the company, else 400 UNKNOWN_ACCOUNTING_ENTRY) or, by default, every entry of the company not yet in any export job. Emits v1.export-job.created with the job as answered. 409 EXPORT_ALREADY_IN_PROGRESS while the company has a pending or in_progress job.',
+          'Selects accountingEntryIds (each an entry of the company, else 400 UNKNOWN_ACCOUNTING_ENTRY) or, by default, every entry of the company not yet in any export job. Emits v1.export-job.created with the job as answered. 409 EXPORT_ALREADY_IN_PROGRESS, with the blocking job as existingJobId, while the company has a pending or in_progress job.',
         tags,
         body: ExportJobCreateSchema,
-        response: { 201: { ...ExportJobEnvelope, description: 'Export job created' }, ...errorResponses(409) },
+        response: {
+          201: { ...ExportJobEnvelope, description: 'Export job created' },
+          ...errorResponses(),
+          409: problemWith(
+            {
+              existingJobId: Type.Optional(
+                Uuid('The pending or in_progress job that blocks this one (absent only if it has just closed)'),
+              ),
+            },
+            'EXPORT_ALREADY_IN_PROGRESS: the company has a pending or in_progress job',
+          ),
+        },
       },
     },
     async (request, reply) => {

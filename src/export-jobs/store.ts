@@ -107,6 +107,15 @@ export async function lockExportJobStatus(
   return row?.status;
 }
 
+/** The company's pending or in_progress job, if any (for a conflict's existingJobId). */
+export async function findOpenExportJobId(db: Queryable, companyId: string): Promise<string | undefined> {
+  const [row] = await db.query<{ id: string }>(
+    "SELECT id FROM export_jobs WHERE company_id = $1 AND status IN ('pending', 'in_progress')",
+    [companyId],
+  );
+  return row?.id;
+}
+
 export interface StatusChange {
   /** Any of these. */
   from: readonly ExportJobStatus[];

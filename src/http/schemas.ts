@@ -38,25 +38,33 @@ export const TimestampInput = (description: string) =>
     examples: ['2026-11-22T09:30:00Z'],
   });
 
-export const ProblemSchema = Type.Object(
-  {
-    type: Type.String({ enum: Object.keys(PROBLEM_TYPES), description: 'Stable code to branch on' }),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    requestId: Type.String({ description: 'Also in the x-request-id response header' }),
-    errors: Type.Optional(
-      Type.Array(
-        Type.Object({
-          path: Type.String({ description: 'JSON pointer to the field' }),
-          message: Type.String(),
-          in: Type.Optional(Type.String({ enum: ['body', 'query', 'path'] })),
-        }),
-      ),
+/** The problem schema's title, by which the OpenAPI document finds and shares it (openapi-problem.ts). */
+export const PROBLEM_TITLE = 'Problem';
+
+const PROBLEM_PROPERTIES = {
+  type: Type.String({ enum: Object.keys(PROBLEM_TYPES), description: 'Stable code to branch on' }),
+  title: Type.String(),
+  status: Type.Integer(),
+  detail: Type.String(),
+  requestId: Type.String({ description: 'Also in the x-request-id response header' }),
+  errors: Type.Optional(
+    Type.Array(
+      Type.Object({
+        path: Type.String({ description: 'JSON pointer to the field' }),
+        message: Type.String(),
+        in: Type.Optional(Type.String({ enum: ['body', 'query', 'path'] })),
+      }),
     ),
-  },
-  { additionalProperties: true, description: 'RFC 9457 problem details' },
-);
+  ),
+};
+const PROBLEM_OPTIONS = { title: PROBLEM_TITLE, additionalProperties: true, description: 'RFC 9457 problem details' };
+
+export const ProblemSchema = Type.Object(PROBLEM_PROPERTIES, PROBLEM_OPTIONS);
+
+/** A problem+json response whose body adds fields, such as a conflict's id of what it conflicts with. */
+export function problemWith<P extends Record<string, TSchema>>(added: P, description: string) {
+  return problemResponse(description, Type.Object({ ...PROBLEM_PROPERTIES, ...added }, PROBLEM_OPTIONS));
+}
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is invalid',
@@ -80,8 +88,8 @@ export function documentProblem(route: { schema?: { response?: unknown } }, stat
 }
 
 /** A problem+json response: declared under the content type it is sent with, for Fastify and the OpenAPI document. */
-export function problemResponse(description: string) {
-  return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } } };
+export function problemResponse(description: string, schema: TSchema = ProblemSchema) {
+  return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema } } };
 }
 
 /** The problem+json responses a route can answer, for its schema and the OpenAPI document. */

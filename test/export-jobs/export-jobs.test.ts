@@ -92,7 +92,7 @@ describe('POST /v2/export-jobs', () => {
     assert.equal(row?.n, 0);
   });
 
-  it('answers 409 EXPORT_ALREADY_IN_PROGRESS while a job is pending or in_progress', async () => {
+  it('answers 409 EXPORT_ALREADY_IN_PROGRESS, naming the blocking job, while a job is pending or in_progress', async () => {
     const c = await freshCompany(1);
     const job = await createJob(t, c.token, { companyId: c.id });
     const body = { companyId: c.id };
@@ -100,9 +100,19 @@ describe('POST /v2/export-jobs', () => {
       const response = await t.request('POST', '/v2/export-jobs', { token: c.token, body });
       assert.equal(response.status, 409, response.text);
       assert.equal(response.body.type, 'EXPORT_ALREADY_IN_PROGRESS');
+      assert.equal(response.body.existingJobId, job.id);
       assert.equal((await sendEvent(t, c.token, job.id, next)).status, 202);
     }
     await createJob(t, c.token, body);
+  });
+
+  it('declares existingJobId in the 409 of the OpenAPI document, beside the shared problem schema', async () => {
+    const document = (await t.request('GET', '/openapi.json')).body;
+    const conflict = document.paths['/v2/export-jobs'].post.responses['409'];
+    assert.deepEqual(Object.keys(conflict.content), ['application/problem+json']);
+    const { schema } = conflict.content['application/problem+json'];
+    assert.deepEqual(schema.allOf, [{ $ref: '#/components/schemas/Problem' }]);
+    assert.equal(schema.properties.existingJobId.format, 'uuid');
   });
 
   it('lets exactly one of 20 racing creates win; the others are 409', async () => {

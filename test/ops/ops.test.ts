@@ -73,10 +73,20 @@ describe('operations endpoints', () => {
     assert.equal(metric(text, 'ledgerhook_webhook_last_24h{outcome="failed"}'), 1);
   });
 
-  it('GET /docs renders the API reference', async () => {
+  it('GET /docs renders the API reference under the product name, from /openapi.json', async () => {
     const response = await t.request('GET', '/docs/');
     assert.equal(response.status, 200);
     assert.match(String(response.headers['content-type']), /text\/html/);
+    assert.match(response.text, /<title>ledgerhook API<\/title>/);
+    // The page's last script starts the UI; it must read the published document, not a copy.
+    const scripts = [...response.text.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1] as string);
+    const last = await t.request('GET', new URL(scripts.at(-1) as string, 'http://x/docs/').pathname);
+    assert.equal(last.status, 200);
+    assert.match(last.text, /url: location\.pathname\.replace\([^)]*\) \+ '\/openapi\.json'/);
+  });
+
+  it('serves the document only at /openapi.json, not as a copy under /docs', async () => {
+    for (const url of ['/docs/json', '/docs/yaml']) assert.equal((await t.request('GET', url)).status, 404, url);
   });
 });
 
@@ -104,6 +114,44 @@ describe('GET /openapi.json', () => {
       'POST /v1-beta/accounts:search searchAccountsV4',
     ]) {
       assert.ok(operations.includes(expected), `${expected} missing from ${operations.join('\n')}`);
+    }
+  });
+
+  it('names the problem schema once and refers every error response to it as application/problem+json', async () => {
+    const document = (await t.request('GET', '/openapi.json')).body;
+    assert.equal(document.components.schemas.Problem.properties.type.description, 'Stable code to branch on');
+    let errors = 0;
+    for (const operations of Object.values(document.paths) as Record<string, { responses: object }>[]) {
+      for (const { responses } of Object.values(operations)) {
+        for (const [status, response] of Object.entries(responses) as [string, { content?: object }][]) {
+          if (Number(status) < 400) continue;
+          errors += 1;
+          const { schema } = (response.content as Record<string, { schema: Record<string, unknown> }>)[
+            'application/problem+json'
+          ] as { schema: Record<string, unknown> };
+          const ref = schema.$ref ?? (schema.allOf as { $ref: string }[])[0]?.$ref;
+          assert.equal(ref, '#/components/schemas/Problem', JSON.stringify(response));
+        }
+      }
+    }
+    assert.ok(errors > 100);
+  });
+
+  it('documents a webhook per event type: its headers and its payload of data, eventId and eventType', async () => {
+    const document = (await t.request('GET', '/openapi.json')).body;
+    const types = (await t.request('GET', '/v1/event-types', { token: await t.token() })).body.data.map(
+      (e: { eventType: string }) => e.eventType,
+    );
+    assert.deepEqual(Object.keys(document.webhooks).sort(), types.sort());
+    for (const type of types) {
+      const { post } = document.webhooks[type];
+      assert.deepEqual(
+        post.parameters.map((p: { in: string; name: string }) => `${p.in} ${p.name}`),
+        ['header webhook-id', 'header webhook-timestamp', 'header webhook-signature'],
+      );
+      const { payload } = post.requestBody.content['application/json'].schema.properties;
+      assert.deepEqual(payload.required, ['data', 'eventId', 'eventType']);
+      assert.equal(payload.properties.eventType.const, type);
     }
   });
 

@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 interface Operation {
   responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
 }
-type OpenApiDocument = { paths: Record<string, Record<string, Operation>> };
+type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components?: object };
 
 /**
  * Checks responses against the OpenAPI document the server publishes: the status must be one the
@@ -17,9 +17,11 @@ export class ResponseChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly routes: { pattern: RegExp; operations: Record<string, Operation> }[];
   private readonly compiled = new Map<object, ValidateFunction>();
+  private readonly components: object | undefined;
 
   constructor(document: OpenApiDocument) {
     addFormats.default(this.ajv);
+    this.components = document.components;
     this.routes = Object.entries(document.paths).map(([path, operations]) => ({
       pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
       operations,
@@ -47,7 +49,8 @@ export class ResponseChecker {
     }
     let validate = this.compiled.get(schema);
     if (!validate) {
-      validate = this.ajv.compile(schema);
+      // The document's own references (#/components/schemas/…) resolve against its components.
+      validate = this.ajv.compile({ ...schema, components: this.components });
       this.compiled.set(schema, validate);
     }
     if (!validate(JSON.parse(body))) {
