@@ -12,7 +12,7 @@ const tags = ['Webhook delivery log'];
 // A valid token and no particular scope: the subscription must be the caller's (else 404).
 const config = { authenticated: true } as const;
 
-const MessageId = Type.String({
+export const MessageId = Type.String({
   pattern: '^msg_[a-z2-7]{26}$',
   description: 'The message id: the webhook-id header of its notifications',
   examples: ['msg_2lt9uvbjdhdcnb2mkzpzc3pje5'],

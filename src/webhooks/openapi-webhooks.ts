@@ -1,12 +1,14 @@
 // The OpenAPI document's `webhooks`: one entry per event type of the registry, so that a receiver's
 // author sees the body and the headers each notification carries (send-notification.ts writes them).
+import { MessageId } from './delivery-log-routes.ts';
 import { EVENT_TYPES, type EventTypeDefinition } from './event-types.ts';
 
 const HEADERS = [
   {
     name: 'webhook-id',
-    description: 'The message id: one per event and subscription, the same on every retry, so deduplicate on it',
-    schema: { type: 'string', format: 'uuid' },
+    description:
+      'The message id: one per event and subscription, the same on every retry, so deduplicate on it; GET /v1/subscriptions/{subscriptionId}/messages/{messageId}/attempts lists its attempts',
+    schema: JSON.parse(JSON.stringify(MessageId)),
   },
   {
     name: 'webhook-timestamp',
