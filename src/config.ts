@@ -81,7 +81,7 @@ export function loadConfig(env: Env = process.env): Config {
     oauthSigningKey: env.OAUTH_SIGNING_KEY || undefined,
     oauthTokenTtlSeconds: integer(env, 'OAUTH_TOKEN_TTL', 3600, { min: 1, max: 86_400 }),
     apiKeyPepper: env.API_KEY_PEPPER || undefined,
-    redisUrl: env.REDIS_URL || undefined,
+    redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 1000, { min: 0 }),
     rateLimitWindowMs: duration(env, 'RATE_LIMIT_WINDOW', '1m'),
     authFailureLimitMax: integer(env, 'AUTH_FAILURE_LIMIT_MAX', 20, { min: 0 }),

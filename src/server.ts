@@ -169,7 +169,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? defaults.webhookAllowPrivateTargets,
     },
   };
-  registerOpsRoutes(app, deps);
+  registerOpsRoutes(app, deps, limiter.redis);
   registerAccountRoutes(app, deps);
   registerTaxCodeRoutes(app, deps);
   registerAccountingEntryRoutes(app, deps);

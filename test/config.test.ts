@@ -78,12 +78,14 @@ describe('configuration', () => {
     });
   }
 
-  it('refuses a DATABASE_URL or AUTH_JWKS_URL that is not a URL of its kind, without echoing it', () => {
+  it('refuses a DATABASE_URL, AUTH_JWKS_URL or REDIS_URL that is not a URL of its kind, without echoing it', () => {
     for (const [name, value] of [
       ['DATABASE_URL', 'mysql://user:s3cret@db/x'],
       ['DATABASE_URL', 'garbage'],
       ['AUTH_JWKS_URL', 'notaurl'],
       ['AUTH_JWKS_URL', 'ftp://idp/jwks'],
+      ['REDIS_URL', 'localhost:6379'],
+      ['REDIS_URL', 'http://:s3cret@cache:6379'],
     ] as const) {
       assert.throws(
         () => loadConfig({ [name]: value }),
@@ -92,6 +94,7 @@ describe('configuration', () => {
       );
     }
     assert.equal(loadConfig({ DATABASE_URL: 'postgresql://db/x' }).databaseUrl, 'postgresql://db/x');
+    assert.equal(loadConfig({ REDIS_URL: 'rediss://cache:6380/2' }).redisUrl, 'rediss://cache:6380/2');
   });
 
   it('parses durations in ms, s, m, h and d', () => {

@@ -1,7 +1,7 @@
-// Fixed-window counts kept in this process, for the rate limits when no Redis shares them.
-// Synchronous on purpose: every authenticated request counts here. The semantics are those of
-// @fastify/rate-limit's stores, which count through Redis: a key's window starts with its first
-// hit and ends `windowMs` later; the next hit after that starts a new one.
+// Fixed-window counts kept in this process, for the rate limits when no Redis shares them (or
+// while it does not answer). Synchronous on purpose: every authenticated request counts here. The
+// semantics are those of the counts in Redis (redis-counts.ts): a key's window starts with its
+// first hit and ends `windowMs` later; the next hit after that starts a new one.
 import { LRUCache } from 'lru-cache';
 
 export interface Window {
@@ -13,7 +13,7 @@ export interface Window {
 
 export class FixedWindows {
   readonly #windowMs: number;
-  // The least recently counted key makes room when the bound is reached, as in the plugin's store.
+  // The least recently counted key makes room when the bound is reached.
   readonly #windows: LRUCache<string, Window>;
 
   constructor(windowMs: number, maxKeys: number) {

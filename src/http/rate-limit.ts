@@ -1,15 +1,14 @@
 // Rate limits: requests per credential, and failed authentications per client address.
 // Fixed windows, counted in this process by default, and in Redis when REDIS_URL is set so that
-// every process of a deployment shares the counts. Redis is reached through @fastify/rate-limit's
-// store. In this process the counts are plain synchronous lookups (fixed-windows.ts): the
-// credential's count is on every authenticated request, and the plugin's asynchronous path (and
-// its registration) cost get-by-id about 1.5 % of its instructions more (docs/performance.md).
-import rateLimit from '@fastify/rate-limit';
+// every process of a deployment shares the counts. In this process the counts are plain synchronous
+// lookups (fixed-windows.ts): the credential's count is on every authenticated request, and a
+// promise per request costs get-by-id measurably (docs/performance.md). When Redis is not ready or
+// does not answer in time, a count falls back to this process's windows (redis-counts.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import type { MaybePromise } from '../maybe-promise.ts';
-import { FixedWindows } from './fixed-windows.ts';
+import { FixedWindows, type Window } from './fixed-windows.ts';
 import { ApiError } from './problem.ts';
+import { RedisCounts } from './redis-counts.ts';
 
 export interface RateLimitSettings {
   /** Requests per credential per window; 0: no limit. */
@@ -30,6 +29,8 @@ export interface RateLimiter {
   refuseBlockedAddress(request: FastifyRequest, reply: FastifyReply): MaybePromise<void>;
   /** Counts a failed authentication of the client address. */
   countFailure(request: FastifyRequest): MaybePromise<void>;
+  /** The Redis the counts are shared through, when REDIS_URL is set (for /metrics). */
+  redis?: RedisCounts;
 }
 
 const NO_LIMITS: RateLimiter = {
@@ -38,120 +39,94 @@ const NO_LIMITS: RateLimiter = {
   countFailure: () => undefined,
 };
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The key the credential limit counts under in Redis (set just before counting). */
-    rateLimitKey: string;
-  }
-}
-
 // Keys (credentials and addresses) whose counts this process keeps; the least recently counted
 // makes room. Redis keeps every key until its window ends.
 const LOCAL_KEYS_MAX = 10_000;
 
-/** Where a request stands in its credential's window. */
-interface Verdict {
-  remaining: number;
-  resetSeconds: number;
-  exceeded: boolean;
+/** The fixed windows of one limit. */
+interface Windows {
+  hit(key: string): MaybePromise<Window>;
+  peek(key: string): MaybePromise<Readonly<Window> | undefined>;
 }
 
 export async function registerRateLimits(app: FastifyInstance, settings?: RateLimitSettings): Promise<RateLimiter> {
   if (!settings || (settings.max === 0 && settings.authFailureMax === 0)) return NO_LIMITS;
-  return settings.redisUrl ? registerRedisLimits(app, settings, settings.redisUrl) : localLimits(settings);
-}
-
-function localLimits(settings: RateLimitSettings): RateLimiter {
   const requests = new FixedWindows(settings.windowMs, LOCAL_KEYS_MAX);
   const failures = new FixedWindows(settings.authFailureWindowMs, LOCAL_KEYS_MAX);
+  if (!settings.redisUrl) return limiter(settings, requests, failures);
+  const redis = await RedisCounts.connect(settings.redisUrl, app.log);
+  app.addHook('onClose', () => redis.close());
+  return {
+    ...limiter(
+      settings,
+      sharedWindows(redis, 'credential', settings.windowMs, requests),
+      sharedWindows(redis, 'failed-auth', settings.authFailureWindowMs, failures),
+    ),
+    redis,
+  };
+}
+
+// A window known at once is answered at once, without a closure or promise: that is every
+// authenticated request's path when the counts are kept in this process.
+function limiter(settings: RateLimitSettings, requests: Windows, failures: Windows): RateLimiter {
   const enforce = verdictEnforcer(settings);
+  const refuseBlocked = (reply: FastifyReply, window: Readonly<Window> | undefined): undefined => {
+    if (window && window.count >= settings.authFailureMax) refuseAddress(reply, secondsUntil(window.endsAt));
+    return undefined;
+  };
   return {
     countRequest(_request, reply, credential) {
       if (settings.max === 0) return undefined;
-      const now = Date.now();
-      const window = requests.hit(credential, now);
-      return enforce(reply, {
-        remaining: Math.max(0, settings.max - window.count),
-        resetSeconds: secondsUntil(window.endsAt, now),
-        exceeded: window.count > settings.max,
-      });
+      const window = requests.hit(credential);
+      return window instanceof Promise ? window.then((known) => enforce(reply, known)) : enforce(reply, window);
     },
     refuseBlockedAddress(request, reply) {
       if (settings.authFailureMax === 0) return undefined;
-      const now = Date.now();
-      const window = failures.peek(request.ip, now);
-      if (window && window.count >= settings.authFailureMax) refuseAddress(reply, secondsUntil(window.endsAt, now));
-      return undefined;
+      const window = failures.peek(request.ip);
+      return window instanceof Promise
+        ? window.then((known) => refuseBlocked(reply, known))
+        : refuseBlocked(reply, window);
     },
     countFailure(request) {
-      if (settings.authFailureMax !== 0) failures.hit(request.ip);
-      return undefined;
+      if (settings.authFailureMax === 0) return undefined;
+      const window = failures.hit(request.ip);
+      return window instanceof Promise ? window.then(() => undefined) : undefined;
     },
   };
 }
 
-async function registerRedisLimits(
-  app: FastifyInstance,
-  settings: RateLimitSettings,
-  url: string,
-): Promise<RateLimiter> {
-  const redis = new Redis(url, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableAutoPipelining: true });
-  // Errors are reported through the commands that fail; without a listener ioredis logs them itself.
-  redis.on('error', () => {});
-  app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
-  await app.register(rateLimit, {
-    global: false,
-    redis,
-    nameSpace: 'ledgerhook-rate-limit:',
-    // A store that does not answer lets requests through rather than refusing everyone.
-    skipOnError: true,
-  });
-  app.decorateRequest('rateLimitKey', '');
-  const perCredential = app.createRateLimit({
-    max: settings.max,
-    timeWindow: settings.windowMs,
-    keyGenerator: (request) => `credential:${request.rateLimitKey}`,
-  });
-  const perAddress = app.createRateLimit({
-    max: settings.authFailureMax,
-    timeWindow: settings.authFailureWindowMs,
-    keyGenerator: (request) => `failed-auth:${request.ip}`,
-  });
-  const enforce = verdictEnforcer(settings);
+/**
+ * `limit`'s windows in Redis, shared by every process. While Redis is not ready a count is made in
+ * `local` at once; a command that fails or times out is counted there too.
+ */
+function sharedWindows(redis: RedisCounts, limit: string, windowMs: number, local: FixedWindows): Windows {
+  const hitHere = (key: string, error?: unknown) => {
+    redis.countedHere(error);
+    return local.hit(key);
+  };
+  const peekHere = (key: string, error?: unknown) => {
+    redis.countedHere(error);
+    return local.peek(key);
+  };
   return {
-    countRequest(request, reply, credential) {
-      if (settings.max === 0) return undefined;
-      request.rateLimitKey = credential;
-      return perCredential(request).then((limit) => {
-        if (limit.isAllowed) return;
-        enforce(reply, { remaining: limit.remaining, resetSeconds: limit.ttlInSeconds, exceeded: limit.isExceeded });
-      });
-    },
-    // Other processes count failures too, so every request asks.
-    refuseBlockedAddress(request, reply) {
-      if (settings.authFailureMax === 0) return undefined;
-      return perAddress(request, { increment: false }).then((status) => {
-        if (!status.isAllowed && status.remaining === 0) refuseAddress(reply, status.ttlInSeconds);
-      });
-    },
-    countFailure(request) {
-      if (settings.authFailureMax === 0) return undefined;
-      return perAddress(request).then(() => {});
-    },
+    hit: (key) => (redis.up ? redis.hit(limit, key, windowMs).catch((error) => hitHere(key, error)) : hitHere(key)),
+    peek: (key) => (redis.up ? redis.peek(limit, key).catch((error) => peekHere(key, error)) : peekHere(key)),
   };
 }
 
 /** Sets the RateLimit headers of every counted request; past the limit, throws 429 with Retry-After. */
-function verdictEnforcer(settings: RateLimitSettings): (reply: FastifyReply, verdict: Verdict) => undefined {
+function verdictEnforcer(settings: RateLimitSettings): (reply: FastifyReply, window: Window) => undefined {
   const policy = `${settings.max};w=${Math.ceil(settings.windowMs / 1000)}`;
-  return (reply, { remaining, resetSeconds, exceeded }) => {
+  return (reply, window) => {
+    const remaining = Math.max(0, settings.max - window.count);
+    const resetSeconds = secondsUntil(window.endsAt);
     reply.headers({
       'ratelimit-policy': policy,
       'ratelimit-limit': settings.max,
       'ratelimit-remaining': remaining,
       'ratelimit-reset': resetSeconds,
     });
-    if (!exceeded) return undefined;
+    if (window.count <= settings.max) return undefined;
     reply.header('retry-after', resetSeconds);
     throw new ApiError(
       'TOO_MANY_REQUESTS',
@@ -168,8 +143,8 @@ function refuseAddress(reply: FastifyReply, retryAfterSeconds: number): never {
   );
 }
 
-function secondsUntil(endsAt: number, now: number): number {
-  return Math.ceil((endsAt - now) / 1000);
+function secondsUntil(endsAt: number): number {
+  return Math.ceil((endsAt - Date.now()) / 1000);
 }
 
 function policyWindow(ms: number): string {

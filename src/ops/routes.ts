@@ -3,14 +3,20 @@ import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.ts';
 import { RETRY_AFTER_SECONDS, sendProblem } from '../http/error-handler.ts';
 import { ApiError } from '../http/problem.ts';
+import type { RedisCounts } from '../http/redis-counts.ts';
 import { registerDeliveryMetrics } from './delivery-metrics.ts';
+import { registerRateLimitStoreMetrics } from './rate-limit-store-metrics.ts';
 
 const hidden = { hide: true };
 
-/** Liveness, readiness (the database answers) and Prometheus metrics. */
-export function registerOpsRoutes(app: FastifyInstance, { db }: { db: Database }): void {
+/**
+ * Liveness, readiness (the database answers) and Prometheus metrics. Readiness leaves Redis out: while
+ * it is gone the API still answers, counting rate limits per process (docs/decisions/credentials.md).
+ */
+export function registerOpsRoutes(app: FastifyInstance, { db }: { db: Database }, redis?: RedisCounts): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (redis) registerRateLimitStoreMetrics(registry, redis);
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by route, method and status',

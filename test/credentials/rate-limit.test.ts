@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mintToken } from '../../src/auth/mint-token.ts';
+import { privateRedisForSuite } from '../support/redis-server.ts';
 import { type Served, startServe } from './processes.ts';
 import { basic, type CredentialsApp, startCredentialsApp } from './support.ts';
 
@@ -93,18 +94,13 @@ describe('rate limit of failed authentications per client address', () => {
   });
 });
 
-/** Two `ledgerhook serve` processes counting in one Redis, started before the suite and stopped after it. */
+/** Two `ledgerhook serve` processes counting in a Redis of their own, started before the suite and stopped after it. */
 function serversSharingRedis(limits: Record<string, string>): { servers: Served[]; secret: string } {
   const secret = `shared-secret-${randomUUID()}`;
   const servers: Served[] = [];
+  const redis = privateRedisForSuite();
   before(async () => {
-    const env = {
-      DATA_DIR: 'memory',
-      DATABASE_URL: '',
-      AUTH_JWT_SECRET: secret,
-      REDIS_URL: process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379',
-      ...limits,
-    };
+    const env = { DATA_DIR: 'memory', DATABASE_URL: '', AUTH_JWT_SECRET: secret, REDIS_URL: redis().url, ...limits };
     servers.push(...(await Promise.all([startServe(env), startServe(env)])));
   });
   after(() => Promise.all(servers.map((s) => s.stop())));
@@ -131,7 +127,6 @@ describe('rate limits shared between two processes through Redis', () => {
 
   it('counts one credential’s requests to either process against one limit', async () => {
     const company = randomUUID();
-    // A new subject each run: its counter in Redis is new.
     const token = await mintToken(secret, { subject: randomUUID(), companies: [company], scope: 'accounts:read' });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
@@ -145,7 +140,6 @@ describe('failed authentications counted through Redis', () => {
   const { servers, secret } = serversSharingRedis({
     RATE_LIMIT_MAX: '0',
     AUTH_FAILURE_LIMIT_MAX: '2',
-    // Short: every test's requests come from 127.0.0.1, whose count this leaves in Redis.
     AUTH_FAILURE_LIMIT_WINDOW: '2s',
   });
 
