@@ -19,8 +19,8 @@ const FAILURE_LOG_INTERVAL_MS = 60_000;
 
 const KEY_PREFIX = 'ledgerhook-rate-limit:';
 
-// One hit: the window starts with its key's first hit and ends windowMs later (the key expires
-// then). A key found without expiry gets one, so a count can never outlive its window for good.
+// One hit: the window starts with its key's first hit and ends windowMs later, when the key
+// expires. A key found without an expiry (written by something else) gets one: no count lasts for ever.
 const HIT = `
 local count = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
