@@ -30,6 +30,8 @@ export interface Config {
   webhookAllowPrivateTargets: boolean;
   /** How long delivered and failed messages, their attempts and their events are kept. */
   webhookRetentionMs: number;
+  /** How long an endpoint may fail every attempt before its subscription is disabled; 0: never. */
+  webhookDisableAfterMs: number;
   logLevel: string;
   environment: 'production' | 'staging';
   /** Lifetime of an export job since its last change, in seconds. */
@@ -74,6 +76,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookLeaseMarginMs: integer(env, 'WEBHOOK_LEASE_MARGIN_MS', 30_000, { min: 1000 }),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     webhookRetentionMs: duration(env, 'WEBHOOK_RETENTION', '30d'),
+    webhookDisableAfterMs: env.WEBHOOK_DISABLE_AFTER === '0' ? 0 : duration(env, 'WEBHOOK_DISABLE_AFTER', '5d'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     environment: oneOf(env, 'ENVIRONMENT', ['production', 'staging'], 'production'),
     exportJobTtlSeconds: integer(env, 'EXPORT_JOB_TTL', 3600, { min: 1 }),

@@ -11,6 +11,7 @@ import { openDatabase } from './db/open-database.ts';
 import { startExpirySweeper } from './export-jobs/expiry-sweeper.ts';
 import { buildServer } from './server.ts';
 import { listenForStop, type StopRequest } from './stop-signal.ts';
+import { startAutoDisable } from './webhooks/auto-disable.ts';
 import { startDeliveryWorker } from './webhooks/delivery-worker.ts';
 import { startRecoveryWorker } from './webhooks/recovery-worker.ts';
 import { startRetentionSweeper } from './webhooks/retention-sweeper.ts';
@@ -71,6 +72,7 @@ interface Running {
   sweeper?: ReturnType<typeof startExpirySweeper>;
   retention?: ReturnType<typeof startRetentionSweeper>;
   recovery?: ReturnType<typeof startRecoveryWorker>;
+  autoDisable?: ReturnType<typeof startAutoDisable>;
 }
 
 interface StartContext {
@@ -90,6 +92,9 @@ async function start(running: Running, { config, role, db, logger, stop }: Start
   running.sweeper = startExpirySweeper({ db, ttlSeconds: config.exportJobTtlSeconds, logger });
   running.retention = startRetentionSweeper({ db, retentionMs: config.webhookRetentionMs, logger });
   running.recovery = startRecoveryWorker({ db, logger });
+  if (config.webhookDisableAfterMs > 0) {
+    running.autoDisable = startAutoDisable({ db, disableAfterMs: config.webhookDisableAfterMs, logger });
+  }
 }
 
 // How long requests in flight have to finish once a stop is asked for. Node stops enforcing its
@@ -98,10 +103,15 @@ async function start(running: Running, { config, role, db, logger, stop }: Start
 // (docs/decisions/process-lifecycle.md; test/cli/serve.test.ts).
 const REQUESTS_GRACE_MS = 10_000;
 
-async function close({ api, worker, sweeper, retention, recovery }: Running, db: Database): Promise<void> {
+async function close(running: Running, db: Database): Promise<void> {
+  const { api, worker, sweeper, retention, recovery, autoDisable } = running;
   const cut = setTimeout(() => api?.app.server.closeAllConnections(), REQUESTS_GRACE_MS).unref();
   // Attempts in flight finish and are recorded (each bounded by WEBHOOK_TIMEOUT_MS).
-  await Promise.all([api?.app.close(), worker?.stop(), sweeper?.stop(), retention?.stop(), recovery?.stop()]);
+  await Promise.all([
+    api?.app.close(),
+    worker?.stop(),
+    ...[sweeper, retention, recovery, autoDisable].map((sweep) => sweep?.stop()),
+  ]);
   clearTimeout(cut);
   await api?.credentialStatus.close();
   await db.close();

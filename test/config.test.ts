@@ -10,6 +10,8 @@ describe('configuration', () => {
     assert.equal(config.databaseUrl, undefined);
     assert.equal(config.dataDir, './data');
     assert.equal(config.webhookRetentionMs, 30 * 86_400_000);
+    assert.equal(config.webhookDisableAfterMs, 5 * 86_400_000);
+    assert.equal(loadConfig({ WEBHOOK_DISABLE_AFTER: '0' }).webhookDisableAfterMs, 0, '0 turns it off');
     assert.deepEqual(
       config.webhookRetrySchedule,
       [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
@@ -69,6 +71,8 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
     ['WEBHOOK_RETENTION', '30 days'],
     ['WEBHOOK_RETENTION', '0'],
+    ['WEBHOOK_DISABLE_AFTER', 'soon'],
+    ['WEBHOOK_DISABLE_AFTER', '-1d'],
   ] as const) {
     it(`refuses ${name}=${JSON.stringify(value)} with a message naming it`, () => {
       assert.throws(

@@ -11,6 +11,8 @@ interface DeliveryFigures {
   oldestDueSeconds: number;
   active: number;
   inactive: number;
+  endpointFailing: number;
+  clientRevoked: number;
   delivered: number;
   failedAttempts: number;
   failed: number;
@@ -25,6 +27,8 @@ async function readDeliveryFigures(db: Database): Promise<DeliveryFigures> {
                  WHERE status = 'pending' AND next_attempt_at <= now()), 0)::float8 AS "oldestDueSeconds",
        (SELECT count(*) FROM subscriptions WHERE status = 'ACTIVE')::float8 AS active,
        (SELECT count(*) FROM subscriptions WHERE status = 'INACTIVE')::float8 AS inactive,
+       (SELECT count(*) FROM subscriptions WHERE status_reason = 'ENDPOINT_FAILING')::float8 AS "endpointFailing",
+       (SELECT count(*) FROM subscriptions WHERE status_reason = 'CLIENT_REVOKED')::float8 AS "clientRevoked",
        d.delivered, d."failedAttempts", d.failed
      FROM (SELECT COALESCE(sum(delivered), 0)::float8 AS delivered,
                   COALESCE(sum(failed_attempts), 0)::float8 AS "failedAttempts",
@@ -81,6 +85,15 @@ export function registerDeliveryMetrics(registry: Registry, db: Database, onErro
       g.set({ status: 'INACTIVE' }, f.inactive);
     },
     ['status'],
+  );
+  gauge(
+    'ledgerhook_webhook_subscriptions_disabled',
+    'Subscriptions the service made INACTIVE, by reason: ENDPOINT_FAILING (auto-disabled) or CLIENT_REVOKED',
+    (g, f) => {
+      g.set({ reason: 'ENDPOINT_FAILING' }, f.endpointFailing);
+      g.set({ reason: 'CLIENT_REVOKED' }, f.clientRevoked);
+    },
+    ['reason'],
   );
   gauge(
     'ledgerhook_webhook_last_24h',

@@ -92,7 +92,8 @@ export async function findSubscription(
 
 /**
  * Replaces every field a request sets; owner and companies stay. Undefined when out of reach, or when
- * it would make ACTIVE a subscription the service stopped (status_reason set, see stopSubscriptionsOf).
+ * it would make ACTIVE a subscription of a revoked client (see stopSubscriptionsOf). The owner's
+ * choice of status replaces any other reason the service had stopped it for (ENDPOINT_FAILING).
  */
 export async function replaceSubscription(
   db: Queryable,
@@ -102,8 +103,9 @@ export async function replaceSubscription(
 ): Promise<Subscription | undefined> {
   const [row] = await db.query<Subscription>(
     `UPDATE subscriptions SET status = $1, event_types = $2::text[], endpoint_url = $3, custom_headers = $4::jsonb,
-       auth_type = $5, basic_username = $6, basic_password = $7, updated_at = now()
-     WHERE id = $8 AND ${withinReach('$9', '$10')} AND NOT ($1 = 'ACTIVE' AND status_reason IS NOT NULL)
+       auth_type = $5, basic_username = $6, basic_password = $7, updated_at = now(),
+       status_reason = NULLIF(status_reason, 'ENDPOINT_FAILING')
+     WHERE id = $8 AND ${withinReach('$9', '$10')} AND NOT ($1 = 'ACTIVE' AND status_reason IS NOT DISTINCT FROM 'CLIENT_REVOKED')
      RETURNING ${COLUMNS}`,
     [...fieldValues(fields), id, reach.owner, reach.companies],
   );
@@ -120,10 +122,10 @@ export async function deleteSubscription(db: Queryable, id: string, reach: Subsc
   return rows.length > 0;
 }
 
-/** Why the service itself made a subscription INACTIVE (migration 0020). */
-export type StatusReason = 'CLIENT_REVOKED';
+/** Why the service itself made a subscription INACTIVE (migrations 0020, 0022). */
+export type StatusReason = 'CLIENT_REVOKED' | 'ENDPOINT_FAILING';
 
-const STOP_DESCRIPTIONS: Record<StatusReason, string> = {
+const STOP_DESCRIPTIONS: Record<'CLIENT_REVOKED', string> = {
   CLIENT_REVOKED: 'Disabled: its client was revoked; pending messages failed unsent',
 };
 
@@ -135,7 +137,7 @@ const STOP_DESCRIPTIONS: Record<StatusReason, string> = {
 export async function stopSubscriptionsOf(
   tx: Queryable,
   owner: string,
-  reason: StatusReason,
+  reason: 'CLIENT_REVOKED',
 ): Promise<{ subscriptions: number; messages: number }> {
   const [row] = await tx.query<{ subscriptions: number; messages: number }>(
     `WITH previous AS (

@@ -1,0 +1,135 @@
+// Auto-disable (docs/decisions/webhook-delivery.md, "Auto-disable"): an endpoint that failed every
+// attempt for WEBHOOK_DISABLE_AFTER, with a handful of failed messages, has its subscription made
+// INACTIVE with the reason in its trail, its pending messages failed; its owner enables it again
+// with a PUT and gets the failures back with :recover.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { disableFailingSubscriptions, MIN_FAILED_MESSAGES, startAutoDisable } from '../../src/webhooks/auto-disable.ts';
+import { startTestApp, type TestApp } from '../support/harness.ts';
+import { emitEvent, startReceiver, startTestWorker } from './delivery/fixtures.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+});
+after(() => t.close());
+
+const MINUTE = 60_000;
+
+/** A subscription created through the API, its owner's token, and its company. */
+async function subscription(endpointUrl = 'https://example.com/hook') {
+  const company = randomUUID();
+  const token = await t.token({ companies: [company], clientId: randomUUID() });
+  const created = await t.request('POST', '/v1/subscriptions', {
+    token,
+    body: { eventTypes: ['v1.export-job.created'], endpointUrl },
+  });
+  assert.equal(created.status, 200, created.text);
+  return { id: created.body.data.id as string, token, company };
+}
+
+/** What the health row says after a streak that started `agoMs` ago with `failedMessages`. */
+async function failingFor(id: string, agoMs: number, failedMessages: number) {
+  await t.db.query(
+    `INSERT INTO subscription_health (subscription_id, last_attempt_at, last_failed_at, last_failure_status_code,
+       consecutive_failures, failing_since, failed_messages_in_streak)
+     VALUES ($1, now(), now(), 503, $3 * 8, now() - $2 * interval '1 millisecond', $3)`,
+    [id, agoMs, failedMessages],
+  );
+  await t.db.query(`UPDATE subscriptions SET updated_at = now() - $2 * interval '1 millisecond' WHERE id = $1`, [
+    id,
+    agoMs,
+  ]);
+}
+
+const statusOf = async (id: string, token: string) =>
+  (await t.request('GET', `/v1/subscriptions/${id}`, { token })).body.data.status;
+
+describe('auto-disable', () => {
+  it('disables only a subscription failing for the whole period with a handful of failed messages', async () => {
+    const dead = await subscription();
+    const young = await subscription();
+    const few = await subscription();
+    await failingFor(dead.id, 10 * MINUTE, MIN_FAILED_MESSAGES);
+    await failingFor(young.id, 1000, MIN_FAILED_MESSAGES);
+    await failingFor(few.id, 10 * MINUTE, MIN_FAILED_MESSAGES - 1);
+    await emitEvent(t.db, dead.company);
+
+    assert.deepEqual(await disableFailingSubscriptions(t.db, 5 * MINUTE, 100), [dead.id]);
+    assert.equal(await statusOf(dead.id, dead.token), 'INACTIVE');
+    assert.equal(await statusOf(young.id, young.token), 'ACTIVE');
+    assert.equal(await statusOf(few.id, few.token), 'ACTIVE');
+
+    const messages = await t.request('GET', `/v1/subscriptions/${dead.id}/messages`, { token: dead.token });
+    assert.deepEqual(
+      messages.body.data.map((m: { status: string }) => m.status),
+      ['failed'],
+      'its pending message ended failed',
+    );
+    const trail = await t.request('GET', `/v1/subscriptions/${dead.id}/activities?operation_types=DISABLE`, {
+      token: dead.token,
+    });
+    assert.equal(trail.body.data.length, 1);
+    assert.equal(trail.body.data[0].actorUrn, 'urn:ledgerhook:system');
+    assert.match(trail.body.data[0].description, /every attempt failed/);
+    // A new event creates no message for it.
+    await emitEvent(t.db, dead.company);
+    const after_ = await t.request('GET', `/v1/subscriptions/${dead.id}/messages`, { token: dead.token });
+    assert.equal(after_.body.data.length, 1);
+    const metrics = (await t.request('GET', '/metrics')).text;
+    assert.match(metrics, /ledgerhook_webhook_subscriptions_disabled\{reason="ENDPOINT_FAILING"\} 1/);
+  });
+
+  it('is undone by a PUT with status ACTIVE, after which :recover brings the failures back', async () => {
+    const dead = await subscription();
+    await failingFor(dead.id, 10 * MINUTE, MIN_FAILED_MESSAGES);
+    await emitEvent(t.db, dead.company);
+    assert.deepEqual(await disableFailingSubscriptions(t.db, 5 * MINUTE, 100), [dead.id]);
+
+    const put = await t.request('PUT', `/v1/subscriptions/${dead.id}`, {
+      token: dead.token,
+      body: { status: 'ACTIVE', eventTypes: ['v1.export-job.created'], endpointUrl: 'https://example.com/fixed' },
+    });
+    assert.equal(put.status, 200, put.text);
+    assert.equal(put.body.data.status, 'ACTIVE');
+    // Enabled just now: a whole period before it can be disabled again, though the streak is old.
+    assert.deepEqual(await disableFailingSubscriptions(t.db, 5 * MINUTE, 100), []);
+    const recovered = await t.request('POST', `/v1/subscriptions/${dead.id}:recover`, {
+      token: dead.token,
+      body: { since: new Date(Date.now() - MINUTE).toISOString() },
+    });
+    assert.equal(recovered.status, 202);
+    assert.equal(recovered.body.data.messages, 1);
+  });
+
+  it('disables a real dead endpoint once its messages have failed, in the worker', async () => {
+    const receiver = await startReceiver(() => ({ status: 500, body: 'down' }));
+    const worker = await startTestWorker(t.db, { scheduleMs: [10] });
+    try {
+      const dead = await subscription(receiver.url);
+      for (let i = 0; i < MIN_FAILED_MESSAGES; i++) await emitEvent(t.db, dead.company);
+      await worker.recorded(2 * MIN_FAILED_MESSAGES);
+      let disabled: () => void = () => {};
+      const seen = new Promise<void>((resolve) => {
+        disabled = resolve;
+      });
+      const sweep = startAutoDisable({
+        db: t.db,
+        disableAfterMs: 1,
+        intervalMs: 10,
+        logger: { info: () => {}, warn: () => {}, error: () => {} },
+        onSweep: (ids) => ids.includes(dead.id) && disabled(),
+      });
+      await seen;
+      await sweep.stop();
+      assert.equal(await statusOf(dead.id, dead.token), 'INACTIVE');
+      const health = (await t.request('GET', `/v1/subscriptions/${dead.id}/health`, { token: dead.token })).body.data;
+      assert.equal(health.consecutiveFailures, 2 * MIN_FAILED_MESSAGES);
+      assert.equal(health.last24Hours.failed, MIN_FAILED_MESSAGES);
+    } finally {
+      await worker.stop();
+      await receiver.close();
+    }
+  });
+});
