@@ -49,3 +49,19 @@ export async function deleteOldHourlyDeliveries(db: Queryable, batchSize: number
   );
   return rows.map((row) => row.key);
 }
+
+/**
+ * Deletes up to `batchSize` health rows of subscriptions that no longer exist (migration 0019 says
+ * why they have no foreign key); answers their subscription ids.
+ */
+export async function deleteOrphanedHealth(db: Queryable, batchSize: number): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `DELETE FROM subscription_health WHERE subscription_id IN (
+       SELECT h.subscription_id FROM subscription_health h
+       WHERE NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.id = h.subscription_id)
+       LIMIT $1 FOR UPDATE SKIP LOCKED)
+     RETURNING subscription_id AS id`,
+    [batchSize],
+  );
+  return rows.map((row) => row.id);
+}

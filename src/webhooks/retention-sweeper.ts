@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { type PeriodicSweep, startPeriodicSweep } from '../db/periodic-sweep.ts';
 import { deleteExpiredTrails } from '../subscriptions/activity-store.ts';
-import { deleteOldHourlyDeliveries } from './health-store.ts';
+import { deleteOldHourlyDeliveries, deleteOrphanedHealth } from './health-store.ts';
 import { deleteEndedMessages, deleteUnneededEvents } from './retention-store.ts';
 
 export interface RetentionSweeperOptions {
@@ -40,8 +40,8 @@ export function startRetentionSweeper(options: RetentionSweeperOptions): Periodi
 
 /**
  * One batch of messages; once those run short, one batch of events too (an event goes only after
- * its messages), of the trails of subscriptions deleted before the retention, and of the hourly
- * delivery counts older than the day they serve. Answers what it
+ * its messages), of the trails of subscriptions deleted before the retention, of the hourly
+ * delivery counts older than the day they serve, and of the health of deleted subscriptions. Answers what it
  * deleted: a full batch or more means more may be waiting.
  */
 export async function sweepRetentionBatch(db: Database, retentionMs: number, batchSize: number): Promise<string[]> {
@@ -49,5 +49,6 @@ export async function sweepRetentionBatch(db: Database, retentionMs: number, bat
   if (messages.length === batchSize) return messages;
   const events = await deleteUnneededEvents(db, retentionMs, batchSize);
   const trails = await deleteExpiredTrails(db, retentionMs, batchSize);
-  return [...messages, ...events, ...trails, ...(await deleteOldHourlyDeliveries(db, batchSize))];
+  const hours = await deleteOldHourlyDeliveries(db, batchSize);
+  return [...messages, ...events, ...trails, ...hours, ...(await deleteOrphanedHealth(db, batchSize))];
 }

@@ -116,6 +116,24 @@ describe('webhook retention', () => {
     assert.equal((await remaining()).events, 1);
   });
 
+  it('deletes the health rows of deleted subscriptions, and keeps those of live ones', async () => {
+    const live = await insertSubscription(db, { endpointUrl: 'https://example.com/hook' });
+    const gone = await insertSubscription(db, { endpointUrl: 'https://example.com/hook' });
+    for (const { id } of [live, gone]) {
+      await db.query(
+        `INSERT INTO subscription_health (subscription_id, last_attempt_at, consecutive_failures, failed_messages_in_streak)
+         VALUES ($1, now(), 0, 0)`,
+        [id],
+      );
+    }
+    await db.query('DELETE FROM subscriptions WHERE id = $1', [gone.id]);
+    const deleted = await sweepAll(100);
+    assert.ok(deleted.includes(gone.id));
+    const left = await db.query<{ id: string }>('SELECT subscription_id AS id FROM subscription_health');
+    assert.ok(left.some((row) => row.id === live.id));
+    assert.ok(!left.some((row) => row.id === gone.id));
+  });
+
   it('runs in the worker on its own and stops cleanly', async () => {
     const company = randomUUID();
     await insertSubscription(db, { endpointUrl: 'https://example.com/hook', companies: [company] });

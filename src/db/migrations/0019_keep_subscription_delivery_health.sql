@@ -1,8 +1,13 @@
 -- A subscription's delivery health (GET /v1/subscriptions/{id}/health, docs/decisions/
 -- webhook-delivery.md, "Endpoint health"), kept by the statement that records attempts, so that a
 -- request reads one row and a day of hourly rows instead of counting messages.
+--
+-- No foreign keys: the record statement would then take a key-share lock on the subscription while
+-- holding its messages' row locks, and a delete of the subscription (which locks the subscription,
+-- then cascades to those messages) could deadlock with it and void a whole batch of records. The
+-- retention sweep deletes the rows of subscriptions that are gone.
 CREATE TABLE subscription_health (
-  subscription_id uuid PRIMARY KEY REFERENCES subscriptions (id) ON DELETE CASCADE,
+  subscription_id uuid PRIMARY KEY,
   last_attempt_at timestamptz NOT NULL,
   last_delivered_at timestamptz,
   last_failed_at timestamptz,
@@ -19,7 +24,7 @@ CREATE TABLE subscription_health (
 -- Per subscription and hour: messages delivered, attempts failed, messages failed. A day of them
 -- answers "the last 24 hours"; the retention sweep deletes older hours.
 CREATE TABLE subscription_hourly_deliveries (
-  subscription_id uuid NOT NULL REFERENCES subscriptions (id) ON DELETE CASCADE,
+  subscription_id uuid NOT NULL,
   hour timestamptz NOT NULL,
   delivered integer NOT NULL,
   failed_attempts integer NOT NULL,
