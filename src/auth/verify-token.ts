@@ -41,6 +41,9 @@ export interface OwnTokenKey {
 const VERIFIED_TTL_MS = 60_000;
 const VERIFIED_MAX = 10_000;
 const HMAC_SHA256 = { name: 'HMAC', hash: 'SHA-256' };
+// How far in the future a token's `iat` may lie: the issuer's clock may run a little ahead of ours,
+// but a token issued later than that was made to outlive the issuer's own expiry rules.
+const ISSUED_AT_SKEW_S = 60;
 
 /**
  * Builds the bearer token check: signature, algorithm, expiry, issuer, audience, then claims. Each key
@@ -90,6 +93,10 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
     } catch (error) {
       if (error instanceof InvalidTokenError || error instanceof KeySetUnavailableError) throw error;
       throw new InvalidTokenError(describeJoseError(error));
+    }
+    // jose checks that `iat` is a number, but whether it lies in the future only with maxTokenAge.
+    if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + ISSUED_AT_SKEW_S) {
+      throw new InvalidTokenError('The token was issued in the future (`iat`)');
     }
     const principal = toPrincipal(payload, isOwn);
     const ttl = Math.min(VERIFIED_TTL_MS, (payload.exp as number) * 1000 - Date.now());

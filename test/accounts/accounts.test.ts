@@ -49,6 +49,16 @@ describe('POST /v1-beta/accounts', () => {
     assert.deepEqual(replay.body, first.body);
   });
 
+  it('takes a taxCodeExternalId no tax code has, which the same fields by PUT refuse (api-conventions.md)', async () => {
+    const fields = { name: 'Sales', archived: false, code: '3001', taxCodeExternalId: `VAT-${randomUUID()}` };
+    const created = await t.request('POST', '/v1-beta/accounts', { token, body: newAccount(fields) });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.data.taxCodeExternalId, fields.taxCodeExternalId);
+    const replaced = await t.request('PUT', `/v1-beta/accounts/${created.body.data.id}`, { token, body: fields });
+    assert.equal(replaced.status, 400);
+    assert.equal(replaced.body.type, 'TAX_CODE_NOT_FOUND');
+  });
+
   it('answers 409 ACCOUNT_ALREADY_EXISTS with existingId when the externalId is taken with other fields', async () => {
     const account = await create();
     const response = await t.request('POST', '/v1-beta/accounts', {

@@ -92,6 +92,24 @@ describe('token verification with a shared secret', () => {
   });
 });
 
+describe('the issue time of a token', () => {
+  it('accepts an `iat` up to a minute ahead of our clock, and refuses one further in the future', async () => {
+    const secret = 'a-shared-secret-for-hs256-tokens!';
+    const verify = createTokenVerifier({ secret });
+    const issuedIn = (seconds: number) =>
+      new SignJWT(claims())
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(randomUUID())
+        .setIssuedAt(Math.floor(Date.now() / 1000) + seconds)
+        .setExpirationTime('5m')
+        .sign(new TextEncoder().encode(secret));
+    assert.equal((await verify(await issuedIn(0))).companies.size, 1);
+    assert.equal((await verify(await issuedIn(30))).companies.size, 1, 'a clock a little ahead is tolerated');
+    await assert.rejects(async () => verify(await issuedIn(120)), /issued in the future/);
+    await assert.rejects(async () => verify(await issuedIn(365 * 24 * 3600)), /issued in the future/);
+  });
+});
+
 describe('token verification with both a shared secret and a JWKS', () => {
   it('accepts each algorithm with its own key, and never a published key as the HMAC secret', async () => {
     const secret = 'a-shared-secret-for-hs256-tokens!';
