@@ -1,8 +1,15 @@
 // Every setting of the service, its environment variable and its default, in one place (the
 // README's settings table lists them). Nothing else reads process.env.
+import { isIP } from 'node:net';
 import { DECIMAL_INTEGER } from './text-formats.ts';
 
 export type Role = 'api' | 'worker' | 'all';
+
+/**
+ * Which peers' `X-Forwarded-For` names the client (Fastify's `trustProxy`): none, any, the nearest
+ * `n` hops, or these addresses, CIDRs and proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`).
+ */
+export type TrustProxy = boolean | number | string[];
 
 export interface Config {
   port: number;
@@ -52,6 +59,8 @@ export interface Config {
   /** Failed authentications per client address per window before 429; 0 turns the limit off. */
   authFailureLimitMax: number;
   authFailureLimitWindowMs: number;
+  /** Proxies whose `X-Forwarded-For` names the client address that failed authentications count under. */
+  trustProxy: TrustProxy;
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +98,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowMs: duration(env, 'RATE_LIMIT_WINDOW', '1m'),
     authFailureLimitMax: integer(env, 'AUTH_FAILURE_LIMIT_MAX', 20, { min: 0 }),
     authFailureLimitWindowMs: duration(env, 'AUTH_FAILURE_LIMIT_WINDOW', '5m'),
+    trustProxy: trustProxy(env, 'TRUST_PROXY'),
   };
 }
 
@@ -188,6 +198,29 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (raw === undefined || raw === '') return fallback;
   if (raw === 'true' || raw === 'false') return raw === 'true';
   throw new ConfigError(`${name}=${raw} must be true or false`);
+}
+
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(env: Env, name: string): TrustProxy {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (DECIMAL_INTEGER.test(raw) && Number(raw) >= 1) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.every((entry) => PROXY_RANGE_NAMES.includes(entry) || isAddressOrCidr(entry))) return entries;
+  throw new ConfigError(
+    `${name}=${raw} must be true, false, a number of proxies from 1, or a comma-separated list of addresses, CIDRs, ${PROXY_RANGE_NAMES.join(', ')}`,
+  );
+}
+
+/** `10.0.0.1`, `10.0.0.0/8`, `fd00::/8`: an address, with a prefix length its family allows. */
+function isAddressOrCidr(text: string): boolean {
+  const [address = '', prefix, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {

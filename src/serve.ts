@@ -145,6 +145,7 @@ async function startApi(config: Config, db: Database, logger: pino.Logger) {
     exportJobTtlSeconds: config.exportJobTtlSeconds,
     webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
     publicBaseUrl: config.publicBaseUrl,
+    trustProxy: config.trustProxy,
     credentials: { status: credentialStatus, issuer },
     rateLimits: {
       max: config.rateLimitMax,

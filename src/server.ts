@@ -8,7 +8,7 @@ import { registerAccountingEntryRoutes } from './accounting-entries/routes.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
 import { SCOPES } from './auth/principal.ts';
 import type { TokenVerifier } from './auth/verify-token.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, type TrustProxy } from './config.ts';
 import type { CredentialStatus } from './credentials/credential-status.ts';
 import type { TokenIssuer } from './credentials/operations.ts';
 import { registerOAuthRoutes } from './credentials/routes.ts';
@@ -51,6 +51,8 @@ export interface ServerOptions {
   credentials?: { status: CredentialStatus; issuer?: TokenIssuer };
   /** Per-credential and failed-authentication limits; without them, none (tests). */
   rateLimits?: RateLimitSettings;
+  /** Whose `X-Forwarded-For` names the client (TRUST_PROXY); default none: the socket's address is the client. */
+  trustProxy?: TrustProxy;
 }
 
 // `/v1-beta/accounts/` is `/v1-beta/accounts`. The 404/405 handler's mirror of the routes reads the
@@ -63,6 +65,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -181,4 +184,9 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   const issuer = options.credentials?.issuer;
   if (issuer) await registerOAuthRoutes(app, { db: options.db, issuer, limiter });
   return app;
+}
+
+/** A hop count as the function Fastify makes of one at run time (its option's type leaves numbers out). */
+function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }

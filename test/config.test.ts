@@ -73,6 +73,12 @@ describe('configuration', () => {
     ['WEBHOOK_RETENTION', '0'],
     ['WEBHOOK_DISABLE_AFTER', 'soon'],
     ['WEBHOOK_DISABLE_AFTER', '-1d'],
+    ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', '0'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '10.0.0.0/-1'],
+    ['TRUST_PROXY', '10.0.0.1,proxy.example'],
+    ['TRUST_PROXY', '10.0.0.1,'],
   ] as const) {
     it(`refuses ${name}=${JSON.stringify(value)} with a message naming it`, () => {
       assert.throws(
@@ -99,6 +105,19 @@ describe('configuration', () => {
     }
     assert.equal(loadConfig({ DATABASE_URL: 'postgresql://db/x' }).databaseUrl, 'postgresql://db/x');
     assert.equal(loadConfig({ REDIS_URL: 'rediss://cache:6380/2' }).redisUrl, 'rediss://cache:6380/2');
+  });
+
+  it('reads TRUST_PROXY as none, any, a hop count, or addresses and CIDRs', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,fd00::/8,loopback' }).trustProxy, [
+      '10.0.0.1',
+      '192.168.0.0/16',
+      'fd00::/8',
+      'loopback',
+    ]);
   });
 
   it('parses durations in ms, s, m, h and d', () => {

@@ -73,7 +73,10 @@ export const ALL_SCOPES: Scope[] = [
  */
 export async function startTestApp(
   options: Partial<
-    Pick<ServerOptions, 'exportJobTtlSeconds' | 'webhookAllowPrivateTargets' | 'verifyToken' | 'rateLimits'>
+    Pick<
+      ServerOptions,
+      'exportJobTtlSeconds' | 'webhookAllowPrivateTargets' | 'verifyToken' | 'rateLimits' | 'trustProxy'
+    >
   > = {},
 ): Promise<TestApp> {
   const db = await openTestDatabase();
