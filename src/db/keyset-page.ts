@@ -78,25 +78,21 @@ function toPage(
   request: { backwards: boolean; limit: number; offset: number; cursor: boolean },
 ): Page {
   const total = Number(figures.total);
-  const found = figures.found;
-  // The rows fetched after the cursor's own row, or from the start of a first or offset page.
-  const rows = Number(figures.fetched) - (found ? 1 : 0);
-  const size = Math.min(request.limit, rows);
+  // The rows fetched after the cursor's own row, or from the start of a first or offset page: one
+  // more than the page holds says that more follow.
+  const rows = Number(figures.fetched) - (figures.found ? 1 : 0);
+  const more = rows > Number(figures.size);
   // Without a cursor the page is the first one, after `offset` rows.
   const nearSide = request.cursor ? figures.near_side : request.offset > 0 && total > 0;
-  // In the order fetched: positions 1 to `limit`, or 2 to `limit` + 1 after the cursor's own row.
-  const parts = found ? [figures.middle, figures.edge_item] : [figures.first_item, figures.middle];
-  const items = (request.backwards ? parts.reverse() : parts).filter((part) => part !== null && part !== '');
-  const nearCursor = found ? figures.cursor_2 : figures.cursor_1;
-  const farCursor = rows >= request.limit ? (found ? figures.cursor_edge : figures.cursor_limit) : figures.cursor_end;
-  const near = size > 0 ? cursorOf(nearCursor) : undefined;
-  const far = size > 0 ? cursorOf(farCursor) : undefined;
+  // Nearest the cursor first: the page's first row, or its last before a `before` cursor.
+  const near = cursorOf(figures.cursor_first);
+  const far = cursorOf(figures.cursor_last ?? figures.cursor_end);
   return {
-    json: `[${items.join(',')}]`,
+    json: `[${figures.items}]`,
     first: request.backwards ? far : near,
     last: request.backwards ? near : far,
-    hasNextPage: request.backwards ? nearSide : rows > request.limit,
-    hasPreviousPage: request.backwards ? rows > request.limit : nearSide,
+    hasNextPage: request.backwards ? nearSide : more,
+    hasPreviousPage: request.backwards ? more : nearSide,
     total,
   };
 }

@@ -4,28 +4,33 @@
 // neither deleted nor moved by an update of its sort values), it is the first row fetched, and it
 // proves that a row lies on the near side of the page, so the statement needs no second look into
 // the index for hasPreviousPage (hasNextPage for `before`); only when the row is gone does it look.
-// Which rows form the page is then known only after the first one: the rows at positions 2 to
-// `limit` are aggregated as they come, and those at 1 and `limit` + 1 apart, for the page to take
-// one or the other (docs/decisions/pagination.md).
+// Every row fetched after it is numbered within the page as it comes, with the bytes of JSON the
+// page holds up to it: a page ends at `limit` rows or once it holds PAGE_BYTE_BUDGET bytes,
+// whichever comes first (docs/decisions/pagination.md).
 import { LRUCache } from 'lru-cache';
 import { comparePredicate, orderByClause, type SortTerm } from './keyset.ts';
 import type { PageQuerySpec } from './keyset-page.ts';
 import type { SqlParams } from './sql-params.ts';
 
+/**
+ * The most bytes of row JSON a page takes before it ends, short of its `limit`: a page holds rows
+ * while the rows before hold less, so it is at most this plus its last row. A client asking for
+ * 1,000 accounts of 64 KiB metadata each gets about 16 per page instead of 64 MB at once; ordinary
+ * accounts (about 300 bytes) fill 1,000 rows in a third of it (docs/decisions/pagination.md).
+ */
+export const PAGE_BYTE_BUDGET = 1024 * 1024;
+
 /** The one row a page statement answers. */
 export interface PageFigures {
-  /** The JSON of the rows fetched at positions 2 to `limit`, comma-separated, in page order. */
-  middle: string;
-  /** The JSON of the rows fetched at positions 1 and `limit` + 1. */
-  first_item: string | null;
-  edge_item: string | null;
+  /** The JSON of the page's rows, comma-separated, in page order. */
+  items: string;
+  /** The page's rows, and every row fetched, the cursor's own included. */
+  size: number;
   fetched: number;
-  /** The sort values (a JSON array of text) of the rows at positions 1, 2, `limit` and `limit` + 1. */
-  cursor_1: string | null;
-  cursor_2: string | null;
-  cursor_limit: string | null;
-  cursor_edge: string | null;
-  /** The last fetched row's sort values, when the scan ran out before `limit` rows of the page. */
+  /** The sort values (a JSON array of text) of the page's first row, and of its last when the page ended at `limit` or the byte budget. */
+  cursor_first: string | null;
+  cursor_last: string | null;
+  /** The last row's sort values when the rows ran out before the page's end (read from the far end of the index). */
   cursor_end: string | null;
   /** Whether the first row fetched is the cursor's own. */
   found: boolean;
@@ -111,12 +116,9 @@ function writeStatement(
     filters = [];
   }
   const where = [...filters];
-  let found = 'false';
   let nearSide = 'false';
   if (boundary) {
     where.push(comparePredicate(terms, boundary, { reversed: backwards, inclusive: true }));
-    found = `coalesce(bool_or(${terms.map((_, i) => `page_s${i} = ${boundary[i]}`).join(' AND ')})
-      FILTER (WHERE page_position = 1), false)`;
     nearSide = nearSideProbe(spec, { from, filters, terms, boundary, backwards });
   } else if (placeholders.offset !== undefined) {
     ctes.push(`page_boundary AS MATERIALIZED (
@@ -134,35 +136,47 @@ function writeStatement(
   const order = orderByClause(terms, backwards);
   // Written only for the rows whose sort values are read, not for every row fetched.
   const rowCursor = jsonOfText(terms.map((_, i) => `page_s${i}`));
-  const cursorAt = (position: string) => `max(${rowCursor}) FILTER (WHERE page_position = ${position})`;
 
-  // The outer level reads the aggregates' row, and runs each subquery only when its CASE needs it.
+  // The scan fetches the rows and their JSON; the window numbers them in the page (the cursor's own
+  // row, when found, is number 0) and sums the page's bytes through each; the aggregate joins the
+  // page's rows. The outer level runs each subquery only when its CASE needs it.
+  const atCursor = boundary ? terms.map((term, i) => `${term.sql} = ${boundary[i]}`).join(' AND ') : 'false';
+  const sortValues = terms.map((_, i) => `page_s${i}`);
+  const inPage = `page_index BETWEEN 1 AND ${limit} AND (page_index = 1 OR page_bytes - page_length < ${PAGE_BYTE_BUDGET})`;
+  const endsPage = `(page_index = ${limit} OR page_bytes >= ${PAGE_BYTE_BUDGET})`;
   return `${ctes.length > 0 ? `WITH ${ctes.join(', ')}` : ''}
     SELECT page.*,
-      CASE WHEN fetched > found::int AND fetched < ${limit} + found::int THEN
+      CASE WHEN cursor_last IS NULL AND size > 0 THEN
         (SELECT ${jsonOfText(terms.map((term) => term.sql))} FROM ${from} WHERE ${allOf(where)}
          ORDER BY ${orderByClause(terms, !backwards)} LIMIT 1)
       END AS cursor_end,
       CASE WHEN found THEN true ELSE ${nearSide} END AS near_side
     FROM (
       SELECT coalesce(string_agg(page_item, ',' ORDER BY ${pageOrder(terms, backwards)})
-          FILTER (WHERE page_position BETWEEN 2 AND ${limit}), '') AS middle,
-        max(page_item) FILTER (WHERE page_position = 1) AS first_item,
-        max(page_item) FILTER (WHERE page_position = ${limit} + 1) AS edge_item,
+          FILTER (WHERE ${inPage}), '') AS items,
+        (count(*) FILTER (WHERE ${inPage}))::int AS size,
         count(*)::int AS fetched,
-        ${cursorAt('1')} AS cursor_1,
-        ${cursorAt('2')} AS cursor_2,
-        ${cursorAt(limit)} AS cursor_limit,
-        ${cursorAt(`${limit} + 1`)} AS cursor_edge,
-        ${found} AS found,
+        max(${rowCursor}) FILTER (WHERE page_index = 1) AS cursor_first,
+        max(${rowCursor}) FILTER (WHERE ${inPage} AND ${endsPage}) AS cursor_last,
+        coalesce(bool_or(page_at_cursor), false) AS found,
         (${total}) AS total
       FROM (
-        SELECT ${spec.json}::text AS page_item, ${terms.map((term, i) => `${term.sql} AS page_s${i}`).join(', ')},
-          row_number() OVER (ORDER BY ${order}) AS page_position
-        FROM ${from} WHERE ${allOf(where)}
-        ORDER BY ${order} LIMIT ${limit} + ${boundary ? 2 : 1}
+        SELECT page_item, octet_length(page_item) AS page_length, ${sortValues.join(', ')}, page_at_cursor,
+          row_number() OVER page_w - count(*) FILTER (WHERE page_at_cursor) OVER page_w AS page_index,
+          sum(octet_length(page_item)) FILTER (WHERE NOT page_at_cursor) OVER page_w AS page_bytes
+        FROM (
+          SELECT ${spec.json}::text AS page_item, ${terms.map((term, i) => `${term.sql} AS page_s${i}`).join(', ')}, ${atCursor} AS page_at_cursor
+          FROM ${from} WHERE ${allOf(where)}
+          ORDER BY ${order} LIMIT ${limit} + ${boundary ? 2 : 1}
+        ) page_scan
+        WINDOW page_w AS (ORDER BY ${scanOrder(terms, backwards)} ROWS UNBOUNDED PRECEDING)
       ) page_rows
     ) page`;
+}
+
+/** The scan's order, written as the columns that hold its sort values. */
+function scanOrder(terms: SortTerm[], backwards: boolean): string {
+  return terms.map((term, i) => `page_s${i} ${term.descending !== backwards ? 'DESC' : 'ASC'}`).join(', ');
 }
 
 /**
@@ -198,7 +212,7 @@ function nearSideProbe(
  * rows are sorted back by their numbers.
  */
 function pageOrder(terms: SortTerm[], backwards: boolean): string {
-  if (backwards) return 'page_position DESC';
+  if (backwards) return 'page_index DESC';
   return terms.map((term, i) => `page_s${i} ${term.descending ? 'DESC' : 'ASC'}`).join(', ');
 }
 
