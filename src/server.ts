@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { levels } from 'pino';
 import { registerAccountingEntryRoutes } from './accounting-entries/routes.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
+import { registerChartOfAccountsRoutes } from './accounts/v1-routes.ts';
 import { SCOPES } from './auth/principal.ts';
 import type { TokenVerifier } from './auth/verify-token.ts';
 import { loadConfig, type TrustProxy } from './config.ts';
@@ -174,6 +175,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   };
   registerOpsRoutes(app, deps, limiter.redis);
   registerAccountRoutes(app, deps);
+  registerChartOfAccountsRoutes(app, deps);
   registerTaxCodeRoutes(app, deps);
   registerAccountingEntryRoutes(app, deps);
   registerExportJobRoutes(app, deps);

@@ -121,33 +121,39 @@ export async function searchAccounts(
 }
 
 /** The normalised filters of a search body; also what its cursors are bound to. */
-export function toAccountFilters(body: AccountSearch): store.AccountFilters {
+export function toAccountFilters(body: AccountSearch & { codes?: (string | null)[] | null }): store.AccountFilters {
   return {
     companyId: body.companyId.toLowerCase(),
     ids: body.ids ? body.ids.map((id) => id.toLowerCase()) : null,
     name: body.name ?? null,
     code: body.code ?? null,
+    codes: body.codes ?? null,
     externalId: body.externalId ?? null,
     archived: body.archived ?? null,
   };
 }
 
 function checkMetadata(metadata: Record<string, unknown> | null): Record<string, unknown> | null {
-  if (metadata === null) return null;
+  const problem = metadataProblem(metadata);
+  if (problem) throw validationError([{ path: '/metadata', message: problem, in: 'body' }]);
+  return metadata;
+}
+
+/** Why the metadata cannot be stored, or undefined when it can. */
+export function metadataProblem(metadata: Record<string, unknown> | null): string | undefined {
+  if (metadata === null) return undefined;
   let nul = false;
   const json = JSON.stringify(metadata, (key, value) => {
     nul ||= key.includes('\0') || (typeof value === 'string' && value.includes('\0'));
     return value;
   });
-  if (Buffer.byteLength(json) > METADATA_MAX_BYTES) {
-    throw validationError([{ path: '/metadata', message: 'must be at most 64 KiB as JSON', in: 'body' }]);
-  }
+  if (Buffer.byteLength(json) > METADATA_MAX_BYTES) return 'must be at most 64 KiB as JSON';
   // jsonb cannot hold the NUL character.
-  if (nul) throw validationError([{ path: '/metadata', message: 'must not contain the NUL character', in: 'body' }]);
-  return metadata;
+  if (nul) return 'must not contain the NUL character';
+  return undefined;
 }
 
-function sameMutableFields(stored: Account, requested: Omit<Account, 'id'>): boolean {
+export function sameMutableFields(stored: Account, requested: Omit<Account, 'id'>): boolean {
   return (
     stored.name === requested.name &&
     stored.archived === requested.archived &&

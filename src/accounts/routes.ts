@@ -1,6 +1,8 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../db/database.ts';
 import type { App, RouteDeps } from '../http/app.ts';
 import { sendData } from '../http/json-text.ts';
-import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
+import { type PageQuery, parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { sendPage } from '../http/pagination/page-response.ts';
 import { errorResponses } from '../http/schemas.ts';
 import * as operations from './operations.ts';
@@ -113,15 +115,25 @@ export function registerAccountRoutes(app: App, { db }: RouteDeps): void {
       },
     },
     async (request, reply) => {
-      const filters = operations.toAccountFilters(request.body);
-      const page = parsePageRequest(request, {
-        resource: 'accounts',
-        filters,
-        defaultSort: [{ key: 'name', order: 'ASC' }],
-        columns: ACCOUNT_SORT_COLUMNS,
-      });
-      const result = await operations.searchAccounts(db, request.principal, filters, page);
-      return sendPage(reply, result, page);
+      await answerSearch(db, request, reply);
+      return reply;
     },
   );
+}
+
+/** A page of the accounts a search body picks, for either version's search route. */
+export async function answerSearch(
+  db: Database,
+  request: FastifyRequest<{ Querystring: PageQuery; Body: Parameters<typeof operations.toAccountFilters>[0] }>,
+  reply: FastifyReply,
+): Promise<void> {
+  const filters = operations.toAccountFilters(request.body);
+  const page = parsePageRequest(request, {
+    resource: 'accounts',
+    filters,
+    defaultSort: [{ key: 'name', order: 'ASC' }],
+    columns: ACCOUNT_SORT_COLUMNS,
+  });
+  const result = await operations.searchAccounts(db, request.principal, filters, page);
+  sendPage(reply, result, page);
 }

@@ -8,8 +8,9 @@ import { DataEnvelope, Nullable, Uuid } from '../http/schemas.ts';
 export const ACCOUNT_SORT_KEYS = ['name', 'code', 'externalId', 'id', 'createdAt', 'updatedAt'] as const;
 
 // PostgreSQL text cannot hold NUL: refused as invalid input rather than failing in the database.
-const NO_NUL = '^[^\\x00]*$';
-const Text255 = (description: string) => Type.String({ minLength: 0, maxLength: 255, pattern: NO_NUL, description });
+export const NO_NUL = '^[^\\x00]*$';
+export const Text255 = (description: string) =>
+  Type.String({ minLength: 0, maxLength: 255, pattern: NO_NUL, description });
 
 const Metadata = Nullable(
   Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON for API users, at most 64 KiB' }),

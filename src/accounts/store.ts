@@ -74,6 +74,50 @@ export async function insertAccount(db: Queryable, account: NewAccount): Promise
   return row;
 }
 
+/**
+ * Inserts the accounts of one company in one statement, skipping each whose externalId is taken,
+ * and returns those inserted. Rows go in externalId order, so that two batches that share
+ * externalIds wait for each other in the same order instead of deadlocking.
+ */
+export async function insertAccounts(
+  db: Queryable,
+  companyId: string,
+  accounts: readonly Omit<NewAccount, 'companyId'>[],
+): Promise<StoredAccount[]> {
+  const rows = accounts.map((account) => ({
+    external_id: account.externalId,
+    name: account.name,
+    archived: account.archived,
+    code: account.code,
+    tax_code_external_id: account.taxCodeExternalId,
+    metadata: account.metadata,
+    accounting_system: account.accountingSystem,
+  }));
+  return db.query<StoredAccount>(
+    `INSERT INTO accounts (company_id, external_id, name, archived, code, tax_code_external_id, metadata, accounting_system)
+     SELECT $1, a.external_id, a.name, a.archived, a.code, a.tax_code_external_id, nullif(a.metadata, 'null'),
+       a.accounting_system
+     FROM jsonb_to_recordset($2::jsonb) AS a(external_id text, name text, archived boolean, code text,
+       tax_code_external_id text, metadata jsonb, accounting_system text)
+     ORDER BY a.external_id COLLATE "C"
+     ON CONFLICT (company_id, external_id) DO NOTHING
+     RETURNING ${STORED_COLUMNS}`,
+    [companyId, JSON.stringify(rows)],
+  );
+}
+
+/** The company's accounts with any of these externalIds. */
+export async function findAccountsByExternalIds(
+  db: Queryable,
+  companyId: string,
+  externalIds: readonly string[],
+): Promise<StoredAccount[]> {
+  return db.query<StoredAccount>(
+    `SELECT ${STORED_COLUMNS} FROM accounts WHERE company_id = $1 AND external_id = ANY($2::text[])`,
+    [companyId, externalIds],
+  );
+}
+
 export async function findAccountByExternalId(
   db: Queryable,
   companyId: string,
@@ -151,6 +195,8 @@ export interface AccountFilters {
   ids: string[] | null;
   name: string | null;
   code: string | null;
+  /** Any of these codes (v1). */
+  codes: (string | null)[] | null;
   externalId: string | null;
   archived: boolean | null;
 }
@@ -165,7 +211,7 @@ export interface PagePosition {
 
 export async function searchAccounts(db: Queryable, filters: AccountFilters, position: PagePosition): Promise<Page> {
   // ids, code and externalId pick accounts through their own keys; name and archived do not.
-  const noKeyFilter = !filters.ids && filters.code === null && filters.externalId === null;
+  const noKeyFilter = !filters.ids && !filters.codes && filters.code === null && filters.externalId === null;
   const onlyCompanyAndArchived = noKeyFilter && filters.name === null;
   const fewArchived =
     onlyCompanyAndArchived &&
@@ -209,6 +255,7 @@ function accountConditions(filters: AccountFilters, params: SqlParams, companyTh
     // Written as the code indexes' terms so that they find the code, instead of a scan of every account.
     conditions.push(`code IS NOT NULL AND coalesce(code, '') = ${params.add(filters.code)}`);
   }
+  if (filters.codes) conditions.push(`code = ANY(${params.add(filters.codes)}::text[])`);
   if (filters.externalId !== null) conditions.push(`external_id = ${params.add(filters.externalId)}`);
   if (filters.archived !== null) conditions.push(`archived = ${params.add(filters.archived)}`);
   return conditions;

@@ -13,8 +13,14 @@ function makeAjv(options: Options): Ajv {
   return ajv;
 }
 
+const bodyAjv = makeAjv({ coerceTypes: false });
+
+/** A validator of a JSON body (or a part of one) as sent: nothing coerced, every error listed. */
+export function compileBodyValidator<T = unknown>(schema: object): ValidateFunction<T> {
+  return bodyAjv.compile<T>(schema);
+}
+
 export function registerValidators(app: FastifyInstance): void {
-  const bodyAjv = makeAjv({ coerceTypes: false });
   const textAjv = makeAjv({ coerceTypes: 'array' });
   app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) => {
     if (httpPart === 'body') return bodyAjv.compile(schema as object);

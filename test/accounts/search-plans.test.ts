@@ -56,7 +56,15 @@ before(async () => {
 });
 after(() => db.close());
 
-const NO_FILTERS: AccountFilters = { companyId, ids: null, name: null, code: null, externalId: null, archived: null };
+const NO_FILTERS: AccountFilters = {
+  companyId,
+  ids: null,
+  name: null,
+  code: null,
+  codes: null,
+  externalId: null,
+  archived: null,
+};
 
 /** Accounts the page statement of a search looked at, from its executed plan. */
 async function rowsExamined(filters: Partial<AccountFilters>, sortKey: string): Promise<number> {
