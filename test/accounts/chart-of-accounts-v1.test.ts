@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { basic, startCredentialsApp } from '../credentials/support.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 import { assertMatchesReference } from '../support/reference-chart-of-accounts.ts';
 import { itEnforcesAccess } from '../support/security.ts';
@@ -267,4 +268,38 @@ describe('access', () => {
       itEnforcesAccess(() => t, { ...route, company: () => company });
     });
   }
+});
+
+describe('authentication as the reference declares it', () => {
+  it('accepts an API key as Basic user name (empty password) and as Bearer on every v1 operation', async () => {
+    const c = await startCredentialsApp();
+    try {
+      const { client, apiKeyValue } = await c.createClient({ scope: 'accounts:write' });
+      const companyId = client.companies[0] as string;
+      for (const authorization of [basic(apiKeyValue, ''), `Bearer ${apiKeyValue}`]) {
+        const headers = { ...REFERENCE_JSON, authorization };
+        const items = [{ externalId: randomUUID(), name: 'Sales', archived: false }];
+        const batch = await c.request('POST', `${V1}/batch`, { headers, body: JSON.stringify({ companyId, items }) });
+        assert.equal(batch.status, 201, batch.text);
+        const id = batch.body.data.created[0].id;
+        const create = await c.request('POST', V1, {
+          headers,
+          body: JSON.stringify({ companyId, externalId: randomUUID(), name: 'x', archived: false }),
+        });
+        assert.equal(create.status, 201, create.text);
+        assert.equal((await c.request('GET', `${V1}/${id}`, { headers: { authorization } })).status, 200);
+        const put = await c.request('PUT', `${V1}/${id}`, { headers, body: '{"name":"y","archived":true}' });
+        assert.equal(put.status, 200);
+        const search = await c.request('POST', `${V1}:search`, { headers, body: JSON.stringify({ companyId }) });
+        assert.equal(search.status, 200);
+        assert.equal((await c.request('DELETE', `${V1}/${id}`, { headers: { authorization } })).status, 204);
+      }
+      const wrong = await c.request('GET', `${V1}/${randomUUID()}`, {
+        headers: { authorization: basic(apiKeyValue, 'pw') },
+      });
+      assert.equal(wrong.status, 401);
+    } finally {
+      await c.close();
+    }
+  });
 });
