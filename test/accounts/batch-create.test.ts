@@ -50,6 +50,7 @@ describe('POST /v1/chart-of-accounts/batch', () => {
       headers: { 'content-type': 'application/json;charset=UTF-8' },
     });
     assert.equal(response.status, 201, response.text);
+    assert.equal(response.headers['content-type'], 'application/json;charset=UTF-8');
     assertMatchesReference('DataResponseBookkeepingAccountBatchCreateResponseV1', response.body);
     const { created, failed } = response.body.data;
     assert.deepEqual(failed, []);
