@@ -9,7 +9,11 @@
 // cpu (not run by default): CPU time per get-by-id request in the service, PostgreSQL and the load
 // generator, beside the bare server's, read from /proc over interleaved rounds (bench/cpu.ts).
 //
-//   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions)
+// chart (not run by default): a 20,000-account chart synced in batches of 1,000 against single
+// creates, 16 clients each, and one batch's latency (bench/chart-suite.ts).
+//
+//   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions, cpu, chart)
+//   BENCH_CHART_ACCOUNTS=20000, BENCH_CHART_CLIENTS=16, BENCH_CHART_LATENCY_BATCHES=100  the chart suite
 //   BENCH_INSTRUCTION_REQUESTS=4000, BENCH_INSTRUCTION_WARMUP=40000  counted and uncounted requests
 //   BENCH_INSTRUCTION_CONNECTIONS=4  1 makes every lookup its own statement: the steadiest count
 //   BENCH_CPU_ROUNDS=3         interleaved service and bare-server rounds of the cpu suite
@@ -30,6 +34,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { runAccountsSuite } from './accounts-suite.ts';
+import { type ChartFigures, formatChartTable, runChartSuite } from './chart-suite.ts';
 import { type CpuFigures, describe, type GetByIdTarget, measureCpu } from './cpu.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { countInstructions, type InstructionFigures } from './instructions.ts';
@@ -62,6 +67,12 @@ const settings = {
     connections: Number(env.BENCH_INSTRUCTION_CONNECTIONS ?? 4),
   },
   cpuRounds: Number(env.BENCH_CPU_ROUNDS ?? 3),
+  chart: {
+    chartAccounts: Number(env.BENCH_CHART_ACCOUNTS ?? 20_000),
+    batchSize: 1000,
+    clients: Number(env.BENCH_CHART_CLIENTS ?? 16),
+    latencyBatches: Number(env.BENCH_CHART_LATENCY_BATCHES ?? 100),
+  },
   webhooks: {
     messages: Number(env.BENCH_WEBHOOK_MESSAGES ?? 20_000),
     receivers: Number(env.BENCH_WEBHOOK_RECEIVERS ?? 50),
@@ -71,7 +82,7 @@ const settings = {
   },
 };
 for (const suite of settings.suites) {
-  if (!['accounts', 'webhooks', 'instructions', 'cpu'].includes(suite))
+  if (!['accounts', 'webhooks', 'instructions', 'cpu', 'chart'].includes(suite))
     throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
 }
 for (const kind of settings.databases) {
@@ -104,6 +115,14 @@ let webhooks: WebhookFigures | undefined;
 if (settings.suites.includes('webhooks')) {
   webhooks = await runWebhookSuite(
     { ...settings.webhooks, databases: settings.databases, adminUrl: settings.adminUrl },
+    log,
+  );
+}
+
+let chart: ChartFigures[] | undefined;
+if (settings.suites.includes('chart')) {
+  chart = await runChartSuite(
+    { ...settings.chart, databases: settings.databases, adminUrl: settings.adminUrl, secret },
     log,
   );
 }
@@ -155,6 +174,7 @@ if (cpu) {
       `  get-by-id:      ${describe(cpu.service)}\n  bare node:http: ${describe(cpu.bare)}`,
   );
 }
+if (chart) console.log(`\n${formatChartTable(chart, settings.chart)}\n`);
 if (webhooks) {
   console.log(`\n${formatWebhookTable(webhooks)}\n`);
   console.log(
@@ -182,6 +202,7 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
   seconds,
   figures,
   webhooks,
+  chart,
 });
 
 /**

@@ -1,0 +1,158 @@
+// The chart suite: an ERP's first sync of a whole chart of accounts into an empty company, through
+// POST /v1/chart-of-accounts/batch in batches of 1,000 against one POST /v1/chart-of-accounts per
+// account, both from `clients` clients in parallel, on each database; then the latency of one batch
+// of 1,000 at a time (docs/decisions/chart-of-accounts-v1.md).
+import { randomUUID } from 'node:crypto';
+import { mintToken } from '../src/auth/mint-token.ts';
+import { type DatabaseKind, prepare } from './databases.ts';
+import { startService } from './processes.ts';
+
+export interface ChartSuiteSettings {
+  databases: DatabaseKind[];
+  adminUrl: string;
+  /** The service's AUTH_JWT_SECRET, with which the bench mints its tokens. */
+  secret: string;
+  /** Accounts in the chart synced. */
+  chartAccounts: number;
+  batchSize: number;
+  /** Clients sending in parallel, in both ways of syncing. */
+  clients: number;
+  /** Batches timed one at a time, each into a fresh company, for the latency figures. */
+  latencyBatches: number;
+}
+
+export interface ChartFigures {
+  db: DatabaseKind;
+  singleSeconds: number;
+  batchSeconds: number;
+  /** How many times faster the batches synced the chart. */
+  speedup: number;
+  /** One batch of `batchSize` at a time, milliseconds. */
+  batchLatency: { p50: number; p99: number; max: number; samples: number };
+}
+
+export async function runChartSuite(
+  settings: ChartSuiteSettings,
+  log: (line: string) => void,
+): Promise<ChartFigures[]> {
+  const figures: ChartFigures[] = [];
+  for (const kind of settings.databases) {
+    const target = await prepare(kind, { accounts: 1000, adminUrl: settings.adminUrl, log });
+    const service = await startService({
+      ...target.env,
+      AUTH_JWT_SECRET: settings.secret,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: String(2 ** 31),
+    });
+    try {
+      const chart = (prefix: string) =>
+        Array.from({ length: settings.chartAccounts }, (_, i) => ({
+          externalId: `${prefix}-${i}`,
+          name: `Account ${i}`,
+          code: String(100_000 + i),
+          archived: false,
+          taxCodeExternalId: 'VAT25',
+          metadata: { erp: { ref: `R-${i}` } },
+        }));
+      const send = sender(service.url, settings.secret);
+
+      const singleCompany = randomUUID();
+      const singles = chart('single');
+      const singleSeconds = await timed(() =>
+        inParallel(singles, settings.clients, (item) =>
+          send('/v1/chart-of-accounts', singleCompany, { ...item, companyId: singleCompany }),
+        ),
+      );
+      log(`${kind}: ${singles.length} single creates in ${singleSeconds.toFixed(1)} s`);
+
+      const batchCompany = randomUUID();
+      const batches = chunks(chart('batch'), settings.batchSize);
+      const batchSeconds = await timed(() =>
+        inParallel(batches, settings.clients, (items) =>
+          send('/v1/chart-of-accounts/batch', batchCompany, { companyId: batchCompany, items }),
+        ),
+      );
+      log(`${kind}: ${batches.length} batches in ${batchSeconds.toFixed(1)} s`);
+
+      const latencies: number[] = [];
+      for (let i = 0; i < settings.latencyBatches; i++) {
+        const company = randomUUID();
+        const items = chart(`latency-${i}`).slice(0, settings.batchSize);
+        latencies.push(
+          1000 * (await timed(() => send('/v1/chart-of-accounts/batch', company, { companyId: company, items }))),
+        );
+      }
+      latencies.sort((a, b) => a - b);
+      const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? 0;
+      figures.push({
+        db: kind,
+        singleSeconds,
+        batchSeconds,
+        speedup: singleSeconds / batchSeconds,
+        batchLatency: { p50: at(0.5), p99: at(0.99), max: at(1), samples: latencies.length },
+      });
+    } finally {
+      await service.stop();
+      await target.cleanup();
+    }
+  }
+  return figures;
+}
+
+export function formatChartTable(
+  figures: ChartFigures[],
+  settings: Pick<ChartSuiteSettings, 'chartAccounts' | 'clients' | 'batchSize' | 'latencyBatches'>,
+): string {
+  const lines = figures.map(
+    (f) =>
+      `| ${f.db} | ${f.singleSeconds.toFixed(1)} s | ${f.batchSeconds.toFixed(1)} s | ${f.speedup.toFixed(1)}× | ` +
+      `${f.batchLatency.p50.toFixed(0)} / ${f.batchLatency.p99.toFixed(0)} / ${f.batchLatency.max.toFixed(0)} ms |`,
+  );
+  return [
+    `Sync of a ${settings.chartAccounts.toLocaleString('en')}-account chart, ${settings.clients} clients; ` +
+      `then ${settings.latencyBatches} batches of ${settings.batchSize} one at a time`,
+    '| database | single creates | batches | batch speed-up | one batch p50 / p99 / max |',
+    '|---|---|---|---|---|',
+    ...lines,
+  ].join('\n');
+}
+
+/** POSTs `body` with a token of `company`; throws unless 200 or 201. */
+function sender(url: string, secret: string) {
+  const tokens = new Map<string, Promise<string>>();
+  return async (path: string, company: string, body: unknown): Promise<void> => {
+    let token = tokens.get(company);
+    if (!token) {
+      token = mintToken(secret, { subject: randomUUID(), companies: [company], scope: 'accounts:write', ttl: '1d' });
+      tokens.set(company, token);
+    }
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await token}`, 'content-type': 'application/json;charset=UTF-8' },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status !== 200 && response.status !== 201) throw new Error(`${path}: ${response.status} ${text}`);
+    if (path.endsWith('/batch') && JSON.parse(text).data.failed.length > 0)
+      throw new Error(`${path}: failed items ${text}`);
+  };
+}
+
+/** Runs `work` on every item, at most `clients` at once. */
+async function inParallel<T>(items: T[], clients: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const client = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(clients, items.length) }, client));
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+}
