@@ -84,8 +84,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 }),
     webhookLeaseMarginMs: integer(env, 'WEBHOOK_LEASE_MARGIN_MS', 30_000, { min: 1000 }),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
-    webhookRetentionMs: duration(env, 'WEBHOOK_RETENTION', '30d'),
-    webhookDisableAfterMs: env.WEBHOOK_DISABLE_AFTER === '0' ? 0 : duration(env, 'WEBHOOK_DISABLE_AFTER', '5d'),
+    webhookRetentionMs: duration(env, 'WEBHOOK_RETENTION', '30d', TEN_YEARS_MS),
+    webhookDisableAfterMs:
+      env.WEBHOOK_DISABLE_AFTER === '0' ? 0 : duration(env, 'WEBHOOK_DISABLE_AFTER', '5d', TEN_YEARS_MS),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     environment: oneOf(env, 'ENVIRONMENT', ['production', 'staging'], 'production'),
     exportJobTtlSeconds: integer(env, 'EXPORT_JOB_TTL', 3600, { min: 1 }),
@@ -127,11 +128,15 @@ function durations(env: Env, name: string, fallback: string): number[] {
   }
 }
 
-function duration(env: Env, name: string, fallback: string): number {
+// Past this, a period subtracted from now() leaves the range of a PostgreSQL timestamp.
+const TEN_YEARS_MS = 3650 * 86_400_000;
+
+function duration(env: Env, name: string, fallback: string, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name] || fallback;
   try {
     const ms = parseDuration(raw);
     if (ms < 1) throw new ConfigError('must be at least 1ms');
+    if (ms > max) throw new ConfigError(`must be at most ${max / 86_400_000}d`);
     return ms;
   } catch (error) {
     throw new ConfigError(`${name}=${raw}: ${(error as Error).message}`);

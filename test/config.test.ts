@@ -73,6 +73,7 @@ describe('configuration', () => {
     ['WEBHOOK_RETENTION', '0'],
     ['WEBHOOK_DISABLE_AFTER', 'soon'],
     ['WEBHOOK_DISABLE_AFTER', '-1d'],
+    ['WEBHOOK_RETENTION', '10000000d'],
     ['TRUST_PROXY', 'yes'],
     ['TRUST_PROXY', '0'],
     ['TRUST_PROXY', '10.0.0.0/33'],

@@ -24,6 +24,7 @@ export const PROBLEM_TYPES = {
   ACCOUNT_IN_USE: { status: 409, title: 'The account is linked to accounting entries' },
   TAX_CODE_ALREADY_EXISTS: { status: 409, title: 'A tax code with this code already exists' },
   TAX_CODE_IN_USE: { status: 409, title: 'The tax code is used by accounts' },
+  SUBSCRIPTION_DISABLED: { status: 409, title: 'The service disabled this subscription' },
   EXPORT_ALREADY_IN_PROGRESS: { status: 409, title: 'The company already has a pending or in_progress export job' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   TOO_MANY_ITEMS: { status: 413, title: 'The request names too many items' },

@@ -88,6 +88,8 @@ export async function deleteExpiredTrails(db: Queryable, retentionMs: number, ba
        WHERE a.subscription_id IN (
          SELECT subscription_id FROM subscription_activities
          WHERE operation_type = 'DELETE' AND created_at < now() - $1 * interval '1 millisecond')
+       -- The DELETE row last: it is how the next batch finds the rest of a trail a batch split.
+       ORDER BY a.operation_type = 'DELETE', a.created_at
        LIMIT $2 FOR UPDATE SKIP LOCKED)
      RETURNING id`,
     [retentionMs, batchSize],
@@ -95,7 +97,10 @@ export async function deleteExpiredTrails(db: Queryable, retentionMs: number, ba
   return rows.map((row) => row.id);
 }
 
-/** The audited fields of a subscription within reach, locked for the rest of the transaction. */
+/**
+ * The audited fields of a subscription within reach, locked for the rest of the transaction. FOR NO
+ * KEY UPDATE: events recording messages for it (a key-share lock) need not wait for a PUT.
+ */
 export async function lockAuditedFields(
   tx: Queryable,
   id: string,
@@ -104,7 +109,7 @@ export async function lockAuditedFields(
   const [row] = await tx.query<AuditedFields>(
     `SELECT status, event_types AS "eventTypes", endpoint_url AS "endpointUrl", custom_headers AS "customHeaders",
        auth_type AS "authType", basic_username AS "basicUsername", basic_password AS "basicPassword"
-     FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')} FOR UPDATE`,
+     FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')} FOR NO KEY UPDATE`,
     [id, reach.owner, reach.companies],
   );
   return row;

@@ -14,7 +14,8 @@ export const MIN_FAILED_MESSAGES = 5;
 /**
  * Disables up to `batchSize` subscriptions failing for `disableAfterMs`: measured from the later of
  * the failure streak's start and the subscription's last change, so a subscription its owner has
- * just made ACTIVE again (or edited) gets a whole period before it can be disabled again. In one
+ * just made ACTIVE again (or edited) gets a whole period before it can be disabled again, and only
+ * while attempts keep failing (the last one failed, since the last change and within the period). In one
  * statement with its DISABLE activity and the failing of its pending messages. Answers their ids.
  */
 export async function disableFailingSubscriptions(
@@ -28,6 +29,9 @@ export async function disableFailingSubscriptions(
        WHERE s.status = 'ACTIVE' AND h.failed_messages_in_streak >= $3
          AND h.failing_since <= now() - $1 * interval '1 millisecond'
          AND s.updated_at <= now() - $1 * interval '1 millisecond'
+         -- Still failing: an attempt failed since the last change and within the period (a quiet
+         -- subscription, or one made ACTIVE again that has had no attempt since, is left alone).
+         AND h.last_failed_at > s.updated_at AND h.last_failed_at > now() - $1 * interval '1 millisecond'
        ORDER BY h.failing_since LIMIT $2 FOR UPDATE OF s SKIP LOCKED
      ), disabled AS (
        UPDATE subscriptions s SET status = 'INACTIVE', status_reason = 'ENDPOINT_FAILING', updated_at = now()

@@ -188,7 +188,10 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
         tags,
         params: SubscriptionParams,
         body: RecoverBody,
-        response: { 202: Type.Object({ data: RecoverySchema }, { description: 'Accepted' }), ...errorResponses(404) },
+        response: {
+          202: Type.Object({ data: RecoverySchema }, { description: 'Accepted' }),
+          ...errorResponses(404, 409),
+        },
       },
     },
     async (request, reply) => {

@@ -5,7 +5,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import type { Page } from '../db/keyset-page.ts';
 import { ApiError, validationError } from '../http/problem.ts';
 import { reachOf, subscriptionNotFound } from '../subscriptions/operations.ts';
-import { subscriptionInReach } from '../subscriptions/store.ts';
+import { findStatusReason, subscriptionInReach } from '../subscriptions/store.ts';
 import * as store from './delivery-log-store.ts';
 import { type HealthView, readHealth } from './health-store.ts';
 import { insertRecovery, type RecoveryView } from './recovery-store.ts';
@@ -65,7 +65,8 @@ export interface RecoveryWindow {
 
 /**
  * 202: the subscription's messages created in [since, until) that ended failed are queued again by
- * the workers, in batches (recovery-store.ts). Answers how many there are now.
+ * the workers, in batches (recovery-store.ts). Answers how many there are now. 409 while the service
+ * keeps the subscription stopped: its messages would be failed again unsent.
  */
 export async function recoverMessages(
   db: Database,
@@ -73,12 +74,22 @@ export async function recoverMessages(
   subscriptionId: string,
   { since, until }: RecoveryWindow,
 ): Promise<RecoveryView> {
-  if (Date.parse(since) > Date.now()) {
+  const reason = await findStatusReason(db, subscriptionId, reachOf(principal));
+  if (reason === undefined) throw subscriptionNotFound(subscriptionId);
+  if (reason !== null) {
+    throw new ApiError(
+      'SUBSCRIPTION_DISABLED',
+      reason === 'CLIENT_REVOKED'
+        ? 'The client of this subscription is revoked: nothing is sent to it'
+        : 'The service disabled this subscription (its endpoint kept failing): make it ACTIVE with a PUT, then recover',
+    );
+  }
+  const recovery = await db.transaction((tx) => insertRecovery(tx, subscriptionId, since, until));
+  if (recovery === 'SINCE_IN_FUTURE') {
     throw validationError([{ path: '/since', message: 'must not be in the future', in: 'body' }]);
   }
-  if (until !== null && Date.parse(until) <= Date.parse(since)) {
+  if (recovery === 'EMPTY_WINDOW') {
     throw validationError([{ path: '/until', message: 'must be after since', in: 'body' }]);
   }
-  await assertOwnSubscription(db, principal, subscriptionId);
-  return db.transaction((tx) => insertRecovery(tx, subscriptionId, since, until));
+  return recovery;
 }

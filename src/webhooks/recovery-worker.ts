@@ -21,9 +21,22 @@ export function startRecoveryWorker(options: {
     name: 'message-recovery',
     doneMessage: 'failed messages queued again',
     intervalMs: options.intervalMs ?? 500,
-    batch: () => queueRecoveryBatch(db, BATCH),
+    batch: () => queueRecoveries(db),
     batchSize: BATCH,
     logger: options.logger,
     onSweep: options.onSweep,
   });
+}
+
+/**
+ * Queues a batch; when that finished a small recovery, goes on with the next open one in the same
+ * pass, so many small recoveries (or empty ones) never hold a large one back by an interval each.
+ */
+async function queueRecoveries(db: Database): Promise<string[]> {
+  const queued: string[] = [];
+  for (;;) {
+    const batch = await queueRecoveryBatch(db, BATCH);
+    queued.push(...batch.queued);
+    if (batch.recoveryId === null || batch.queued.length === BATCH || queued.length >= BATCH) return queued;
+  }
 }

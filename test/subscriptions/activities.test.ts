@@ -149,7 +149,10 @@ describe('GET /v1/subscriptions/{id}/activities', () => {
       `UPDATE subscription_activities SET created_at = now() - interval '2 minutes' WHERE subscription_id = ANY($1::uuid[])`,
       [[id, live]],
     );
-    while ((await sweepRetentionBatch(t.db, 60_000, 100)).length >= 100);
+    // Batches smaller than the trail: it is still deleted whole.
+    while ((await sweepRetentionBatch(t.db, 60_000, 1)).length >= 1);
+    const left = await t.db.query('SELECT 1 FROM subscription_activities WHERE subscription_id = $1', [id]);
+    assert.equal(left.length, 0, 'no row of the deleted trail is left behind');
     assert.equal((await t.request('GET', `/v1/subscriptions/${id}/activities`, { token })).status, 404);
     assert.equal((await trail(live, token)).data.length, 1);
   });

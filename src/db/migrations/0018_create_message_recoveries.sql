@@ -11,6 +11,10 @@ CREATE TABLE message_recoveries (
   -- Failed messages in the window when it was asked for, and how many have been queued since.
   messages integer NOT NULL,
   queued integer NOT NULL DEFAULT 0,
+  -- The last message queued, (created_at, id): the next batch goes on after it, so a message that
+  -- fails again while the recovery runs is not queued twice by it.
+  position_created_at timestamptz,
+  position_id text,
   created_at timestamptz NOT NULL DEFAULT now(),
   finished_at timestamptz
 );
