@@ -10,6 +10,12 @@ export const SCOPES = [
   'export-jobs:read',
   'export-jobs:write',
   'export-items:read',
+  'bookkeeping-categories:read',
+  'bookkeeping-categories:write',
+  'contra-accounts:read',
+  'contra-accounts:write',
+  'bookkeeping-preferences:read',
+  'bookkeeping-preferences:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

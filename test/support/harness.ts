@@ -64,6 +64,9 @@ export const ALL_SCOPES: Scope[] = [
   'accounting-entries:write',
   'export-jobs:write',
   'export-items:read',
+  'bookkeeping-categories:write',
+  'contra-accounts:write',
+  'bookkeeping-preferences:write',
 ];
 
 /**
