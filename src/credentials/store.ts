@@ -84,6 +84,16 @@ export async function isClientActive(db: Queryable, id: string): Promise<boolean
   return rows.length > 0;
 }
 
+/**
+ * Whether `id` names a client of ours that was revoked (false for a client another issuer keeps).
+ * Locks the client row FOR SHARE until the transaction ends, so a revocation running at the same
+ * time either comes first (and this answers true) or waits and then stops what the caller created.
+ */
+export async function isClientRevoked(tx: Queryable, id: string): Promise<boolean> {
+  const rows = await tx.query('SELECT 1 FROM clients WHERE id::text = $1 AND revoked_at IS NOT NULL FOR SHARE', [id]);
+  return rows.length > 0;
+}
+
 /** The key stored under `keyHash`, when neither it nor its client is revoked. */
 export async function findActiveApiKey(db: Queryable, keyHash: Buffer): Promise<ActiveApiKey | undefined> {
   const [row] = await db.query<ActiveApiKey>(

@@ -2,6 +2,7 @@
 // these decide. A subscription belongs to the token's client_id, else its sub, and is reached only by
 // a token of that owner that may read every company it delivers for (reachOf).
 import { hasScope, type Principal } from '../auth/principal.ts';
+import { isClientRevoked } from '../credentials/store.ts';
 import type { Database } from '../db/database.ts';
 import { ApiError, type FieldError, jsonPointer, validationError } from '../http/problem.ts';
 import { endpointUrlProblem } from '../webhooks/endpoint-guard.ts';
@@ -39,7 +40,8 @@ export function reachOf(principal: Principal): store.SubscriptionReach {
 
 /**
  * 200 with the new subscription. It remembers the token's companies: it receives events of those
- * only. Its first signing secret and its CREATE activity are written in the same transaction.
+ * only. Its first signing secret and its CREATE activity are written in the same transaction. A
+ * revoked client owns nothing new (403), whatever token names it.
  */
 export async function createSubscription(
   db: Database,
@@ -50,6 +52,9 @@ export async function createSubscription(
   const fields = toFields(principal, input, settings);
   const companies = [...principal.companies].sort();
   return db.transaction(async (tx) => {
+    if (principal.clientId && (await isClientRevoked(tx, principal.clientId))) {
+      throw new ApiError('FORBIDDEN', 'The client of this token is revoked: it cannot own new subscriptions');
+    }
     const subscription = await store.insertSubscription(tx, ownerOf(principal), companies, fields);
     await store.insertCurrentSecret(tx, subscription.id, generateSecret());
     await insertActivity(tx, {

@@ -134,5 +134,13 @@ describe('revoking a client', { timeout: 60_000 }, () => {
     });
     assert.equal(edit.status, 200, edit.text);
     assert.deepEqual(await stored(), { status: 'INACTIVE', reason: 'CLIENT_REVOKED' });
+
+    // Nor can it create a subscription the revoked client would own.
+    const count = async () => (await t.db.query('SELECT 1 FROM subscriptions')).length;
+    const subscriptions = await count();
+    const created = await t.request('POST', '/v1/subscriptions', { headers, body });
+    assert.equal(created.status, 403, created.text);
+    assert.match(created.body.detail, /revoked/);
+    assert.equal(await count(), subscriptions, 'nothing created');
   });
 });
