@@ -54,7 +54,7 @@ export async function createAccountsBatch(
       chosen.set(verdict.account.externalId, verdict.account);
     }
   }
-  const stored = await storeCandidates(db, companyId, [...chosen.values()]);
+  const { stored, inserted } = await storeCandidates(db, companyId, [...chosen.values()]);
   // Invalid items' externalIds may be taken too: say so beside their other reasons.
   const invalidIds = judged.flatMap((verdict) =>
     'reasons' in verdict && verdict.externalId ? [verdict.externalId] : [],
@@ -79,11 +79,9 @@ export async function createAccountsBatch(
     const { account } = verdict;
     const row = stored.get(account.externalId);
     const winner = chosen.get(account.externalId);
-    if (
-      row &&
-      sameMutableFields(row, { ...account, companyId }) &&
-      (winner === account || sameCandidate(winner, account))
-    ) {
+    // A row this batch inserted holds its winner's fields: only a stored one needs comparing.
+    const matchesRow = inserted.has(account.externalId) || (row && sameMutableFields(row, { ...account, companyId }));
+    if (row && matchesRow && (winner === account || sameCandidate(winner, account))) {
       if (!reported.has(account.externalId)) result.created.push(row.json);
       reported.add(account.externalId);
     } else {
@@ -95,26 +93,30 @@ export async function createAccountsBatch(
 
 /**
  * Inserts the candidates, and reads the stored accounts of those whose externalId was taken: the
- * stored account of every candidate, by externalId. Two rounds: a conflicting account may be deleted
- * between the insert and the read.
+ * stored account of every candidate, by externalId, and the externalIds this batch inserted. Two
+ * rounds: a conflicting account may be deleted between the insert and the read.
  */
 async function storeCandidates(
   db: Database,
   companyId: string,
   candidates: Candidate[],
-): Promise<Map<string, store.StoredAccount>> {
+): Promise<{ stored: Map<string, store.StoredAccount>; inserted: Set<string> }> {
   const stored = new Map<string, store.StoredAccount>();
+  const inserted = new Set<string>();
   let pending = candidates;
   for (let round = 0; round < 2 && pending.length > 0; round++) {
     // A transaction of its own, so that a deadlock with a concurrent batch is retried.
-    const inserted = await db.transaction((tx) => store.insertAccounts(tx, companyId, pending));
-    for (const row of inserted) stored.set(row.externalId, row);
+    const rows = await db.transaction((tx) => store.insertAccounts(tx, companyId, pending));
+    for (const row of rows) {
+      stored.set(row.externalId, row);
+      inserted.add(row.externalId);
+    }
     const taken = pending.filter((candidate) => !stored.has(candidate.externalId)).map((c) => c.externalId);
     if (taken.length === 0) break;
     for (const row of await store.findAccountsByExternalIds(db, companyId, taken)) stored.set(row.externalId, row);
     pending = pending.filter((candidate) => !stored.has(candidate.externalId));
   }
-  return stored;
+  return { stored, inserted };
 }
 
 type Verdict = { account: Candidate } | { reasons: BatchFailureReason[]; externalId: string | undefined };

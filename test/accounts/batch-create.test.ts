@@ -289,6 +289,69 @@ describe('concurrent batches', () => {
   });
 });
 
+describe('the search total after batches', () => {
+  const totals = async (company: string, token: string) => {
+    const total = async (filters: Record<string, unknown>) => {
+      const response = await t.request('POST', '/v1/chart-of-accounts:search?limit=1', {
+        token,
+        body: { companyId: company, ...filters },
+      });
+      assert.equal(response.status, 200, response.text);
+      return response.body.pagination.total;
+    };
+    return {
+      all: await total({}),
+      archived: await total({ archived: true }),
+      active: await total({ archived: false }),
+    };
+  };
+
+  it('stays exact under 16 concurrent batches of 1,000 into one company, every batch created', async () => {
+    const { company, token } = await newCompany();
+    // Every twentieth account archived, so that each batch counts under both flags.
+    const batches = Array.from({ length: 16 }, (_, b) =>
+      Array.from({ length: 1000 }, (_, i) => ({
+        externalId: `b${b}-${i}`,
+        name: `Account ${b}-${i}`,
+        archived: i % 20 === 0,
+      })),
+    );
+    const responses = await Promise.all(
+      batches.map((items) => t.request('POST', BATCH, { token, body: { companyId: company, items } })),
+    );
+    for (const response of responses) {
+      assert.equal(response.status, 201, response.text);
+      assert.equal(response.body.data.created.length, 1000);
+    }
+    assert.deepEqual(await totals(company, token), { all: 16_000, archived: 800, active: 15_200 });
+    assert.equal(await rowCount(company), 16_000);
+  });
+
+  it('counts a batch once per archived flag, not once per account', async () => {
+    const { company, token } = await newCompany();
+    const items = Array.from({ length: 100 }, (_, i) => item({ archived: i < 10 }));
+    // The first item again: not created, not counted.
+    const response = await t.request('POST', BATCH, {
+      token,
+      body: { companyId: company, items: [...items, items[0]] },
+    });
+    assert.equal(response.status, 201, response.text);
+    assert.deepEqual(await totals(company, token), { all: 100, archived: 10, active: 90 });
+    // One counter row per flag: a batch locks two rows, whatever its size (migration 0023).
+    const counters = await t.db.query<{ archived: boolean; n: string }>(
+      'SELECT archived, n FROM account_counts WHERE company_id = $1 ORDER BY archived',
+      [company],
+    );
+    assert.deepEqual(
+      counters.map((c) => [c.archived, Number(c.n)]),
+      [
+        [false, 90],
+        [true, 10],
+      ],
+    );
+  });
+});
+
 describe('rate limit', () => {
   it('counts a batch as one request', async () => {
     const limited = await startTestApp({

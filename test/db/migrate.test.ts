@@ -125,6 +125,47 @@ describe('migrations', () => {
       await close();
     }
   });
+
+  it('keep the account counts when 0023 counts inserts per statement, and count every change after', async () => {
+    const { db, close } = await openMigratedUpTo('0023');
+    try {
+      const company = '3f1e2d4c-5b6a-4798-8a9b-0c1d2e3f4a5b';
+      const insert = (prefix: string, count: number, archivedEvery: number) =>
+        db.query<{ id: string }>(
+          `INSERT INTO accounts (company_id, external_id, name, archived)
+           SELECT $1, $2 || i, 'Account ' || i, i % $4 = 0 FROM generate_series(1, $3::int) AS i RETURNING id`,
+          [company, prefix, count, archivedEvery],
+        );
+      await insert('before-', 10, 5);
+      assert.deepEqual(await migrate(db, migrationsBefore('0024')), ['0023_count_inserted_accounts_per_statement']);
+      const counted = async () =>
+        (
+          await db.query<{ archived: boolean; n: number }>(
+            'SELECT archived, sum(n)::int AS n FROM account_counts WHERE company_id = $1 GROUP BY archived ORDER BY archived',
+            [company],
+          )
+        ).map((row) => [row.archived, row.n]);
+      assert.deepEqual(await counted(), [
+        [false, 8],
+        [true, 2],
+      ]);
+      const [first, second] = await insert('after-', 30, 3);
+      await db.query('UPDATE accounts SET archived = true WHERE id = $1', [first?.id]);
+      await db.query('DELETE FROM accounts WHERE id = $1', [second?.id]);
+      // An insert that inserts nothing counts nothing.
+      await db.query(
+        `INSERT INTO accounts (company_id, external_id, name, archived) VALUES ($1, 'after-3', 'Again', false)
+         ON CONFLICT (company_id, external_id) DO NOTHING`,
+        [company],
+      );
+      assert.deepEqual(await counted(), [
+        [false, 8 + 20 - 2],
+        [true, 2 + 10 + 1],
+      ]);
+    } finally {
+      await close();
+    }
+  });
 });
 
 /** The migrations numbered before `number`. */
