@@ -1,5 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../db/database.ts';
+// The account operations both versions serve over the same operations and store: /v1-beta/accounts
+// here, /v1/chart-of-accounts in v1-routes.ts (docs/decisions/chart-of-accounts-v1.md). A version
+// says its path, operation ids and what its create and search bodies take.
+import type { TSchema } from 'typebox';
 import type { App, RouteDeps } from '../http/app.ts';
 import { sendData } from '../http/json-text.ts';
 import { type PageQuery, parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
@@ -7,30 +9,60 @@ import { sendPage } from '../http/pagination/page-response.ts';
 import { errorResponses } from '../http/schemas.ts';
 import * as operations from './operations.ts';
 import {
+  type AccountCreate,
   AccountCreateSchema,
   AccountEnvelope,
   AccountIdParams,
   AccountPageSchema,
+  type AccountSearch,
   AccountSearchQuery,
   AccountSearchSchema,
   AccountUpdateSchema,
 } from './schemas.ts';
 import { ACCOUNT_SORT_COLUMNS } from './store.ts';
 
-const tags = ['Accounts'];
+export interface AccountApiVersion {
+  base: string;
+  tags: string[];
+  /** Ends each operationId: createAccount<suffix>, getAccount<suffix>, … */
+  operationSuffix: string;
+  create: { body: TSchema; description: string };
+  search: { body: TSchema; description: string };
+}
 
-export function registerAccountRoutes(app: App, { db }: RouteDeps): void {
-  app.post(
-    '/v1-beta/accounts',
+const V1_BETA: AccountApiVersion = {
+  base: '/v1-beta/accounts',
+  tags: ['Accounts'],
+  operationSuffix: 'V4',
+  create: {
+    body: AccountCreateSchema,
+    description:
+      'Creates the account of a new record of the external system. 201 when created; 200 when an account with the same externalId and exactly these fields exists (a safe replay); 409 ACCOUNT_ALREADY_EXISTS, with existingId, when it differs.',
+  },
+  search: {
+    body: AccountSearchSchema,
+    description:
+      'Filters are ANDed: ids (any of), name (case-insensitive substring), code, externalId and archived (exact). Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
+  },
+};
+
+export function registerAccountRoutes(app: App, deps: RouteDeps): void {
+  registerAccountOperations(app, deps, V1_BETA);
+}
+
+/** Create, get, update, delete and search of accounts at `version.base`. */
+export function registerAccountOperations(app: App, { db }: RouteDeps, version: AccountApiVersion): void {
+  const { base, tags, operationSuffix: suffix } = version;
+  app.post<{ Body: AccountCreate }>(
+    base,
     {
       config: { scope: 'accounts:write' },
       schema: {
-        operationId: 'createAccountV4',
+        operationId: `createAccount${suffix}`,
         summary: 'Create an account',
-        description:
-          'Creates the account of a new record of the external system. 201 when created; 200 when an account with the same externalId and exactly these fields exists (a safe replay); 409 ACCOUNT_ALREADY_EXISTS, with existingId, when it differs.',
+        description: version.create.description,
         tags,
-        body: AccountCreateSchema,
+        body: version.create.body,
         response: {
           200: { ...AccountEnvelope, description: 'The request matched an existing account' },
           201: { ...AccountEnvelope, description: 'Account created' },
@@ -45,11 +77,11 @@ export function registerAccountRoutes(app: App, { db }: RouteDeps): void {
   );
 
   app.get(
-    '/v1-beta/accounts/:accountId',
+    `${base}/:accountId`,
     {
       config: { scope: 'accounts:read' },
       schema: {
-        operationId: 'getAccountV4',
+        operationId: `getAccount${suffix}`,
         summary: 'Get an account',
         tags,
         params: AccountIdParams,
@@ -61,11 +93,11 @@ export function registerAccountRoutes(app: App, { db }: RouteDeps): void {
   );
 
   app.put(
-    '/v1-beta/accounts/:accountId',
+    `${base}/:accountId`,
     {
       config: { scope: 'accounts:write' },
       schema: {
-        operationId: 'updateAccountV4',
+        operationId: `updateAccount${suffix}`,
         summary: 'Update an account',
         description:
           'Replaces the mutable fields; an omitted optional field becomes null. Archive an account linked to accounting entries here. A taxCodeExternalId must be the code of a tax code of the company (else 400 TAX_CODE_NOT_FOUND).',
@@ -80,11 +112,11 @@ export function registerAccountRoutes(app: App, { db }: RouteDeps): void {
   );
 
   app.delete(
-    '/v1-beta/accounts/:accountId',
+    `${base}/:accountId`,
     {
       config: { scope: 'accounts:write' },
       schema: {
-        operationId: 'deleteAccountV4',
+        operationId: `deleteAccount${suffix}`,
         summary: 'Delete an account',
         description: 'Only accounts not linked to accounting entries; the others answer 409 ACCOUNT_IN_USE.',
         tags,
@@ -98,42 +130,31 @@ export function registerAccountRoutes(app: App, { db }: RouteDeps): void {
     },
   );
 
-  app.post(
-    '/v1-beta/accounts::search',
+  app.post<{ Querystring: PageQuery; Body: AccountSearch & { codes?: (string | null)[] | null } }>(
+    `${base}::search`,
     {
       config: { scope: 'accounts:read' },
       preValidation: splitCommaLists,
       schema: {
-        operationId: 'searchAccountsV4',
+        operationId: `searchAccounts${suffix}`,
         summary: 'Search accounts',
-        description:
-          'Filters are ANDed: ids (any of), name (case-insensitive substring), code, externalId and archived (exact). Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
+        description: version.search.description,
         tags,
         querystring: AccountSearchQuery,
-        body: AccountSearchSchema,
+        body: version.search.body,
         response: { 200: AccountPageSchema, ...errorResponses() },
       },
     },
     async (request, reply) => {
-      await answerSearch(db, request, reply);
-      return reply;
+      const filters = operations.toAccountFilters(request.body);
+      const page = parsePageRequest(request, {
+        resource: 'accounts',
+        filters,
+        defaultSort: [{ key: 'name', order: 'ASC' }],
+        columns: ACCOUNT_SORT_COLUMNS,
+      });
+      const result = await operations.searchAccounts(db, request.principal, filters, page);
+      return sendPage(reply, result, page);
     },
   );
-}
-
-/** A page of the accounts a search body picks, for either version's search route. */
-export async function answerSearch(
-  db: Database,
-  request: FastifyRequest<{ Querystring: PageQuery; Body: Parameters<typeof operations.toAccountFilters>[0] }>,
-  reply: FastifyReply,
-): Promise<void> {
-  const filters = operations.toAccountFilters(request.body);
-  const page = parsePageRequest(request, {
-    resource: 'accounts',
-    filters,
-    defaultSort: [{ key: 'name', order: 'ASC' }],
-    columns: ACCOUNT_SORT_COLUMNS,
-  });
-  const result = await operations.searchAccounts(db, request.principal, filters, page);
-  sendPage(reply, result, page);
 }

@@ -2,20 +2,11 @@
 // and store as /v1-beta/accounts (docs/decisions/chart-of-accounts-v1.md).
 import type { FastifySchemaCompiler } from 'fastify';
 import type { App, RouteDeps } from '../http/app.ts';
-import { sendData, sendJsonText } from '../http/json-text.ts';
-import { splitCommaLists } from '../http/pagination/page-request.ts';
+import { sendJsonText } from '../http/json-text.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { compileBodyValidator } from '../http/validation.ts';
 import { createAccountsBatch } from './batch-create.ts';
-import * as operations from './operations.ts';
-import { answerSearch } from './routes.ts';
-import {
-  AccountEnvelope,
-  AccountIdParams,
-  AccountPageSchema,
-  AccountSearchQuery,
-  AccountUpdateSchema,
-} from './schemas.ts';
+import { registerAccountOperations } from './routes.ts';
 import {
   AccountBatchCreateSchema,
   AccountBatchEnvelopeSchema,
@@ -28,30 +19,22 @@ import {
 const tags = ['Chart of accounts'];
 const BASE = '/v1/chart-of-accounts';
 
-export function registerChartOfAccountsRoutes(app: App, { db }: RouteDeps): void {
-  app.post(
-    BASE,
-    {
-      config: { scope: 'accounts:write' },
-      schema: {
-        operationId: 'createAccountV1',
-        summary: 'Create an account',
-        description:
-          'Creates the account of a new record of the external system; the same account as /v1-beta/accounts shows. 201 when created; 200 when an account with the same externalId and exactly these fields exists (a safe replay); 409 ACCOUNT_ALREADY_EXISTS, with existingId, when it differs.',
-        tags,
-        body: AccountCreateV1Schema,
-        response: {
-          200: { ...AccountEnvelope, description: 'The request matched an existing account' },
-          201: { ...AccountEnvelope, description: 'Account created' },
-          ...errorResponses(409),
-        },
-      },
+export function registerChartOfAccountsRoutes(app: App, deps: RouteDeps): void {
+  registerAccountOperations(app, deps, {
+    base: BASE,
+    tags,
+    operationSuffix: 'V1',
+    create: {
+      body: AccountCreateV1Schema,
+      description:
+        'Creates the account of a new record of the external system; the same account as /v1-beta/accounts shows. 201 when created; 200 when an account with the same externalId and exactly these fields exists (a safe replay); 409 ACCOUNT_ALREADY_EXISTS, with existingId, when it differs.',
     },
-    async (request, reply) => {
-      const { json, created } = await operations.createAccount(db, request.principal, request.body);
-      return sendData(reply.status(created ? 201 : 200), json);
+    search: {
+      body: AccountSearchV1Schema,
+      description:
+        'Filters are ANDed: ids and codes (any of), name (case-insensitive substring), code, externalId and archived (exact). excludeIfAssignedToCategory and excludeIfAssignedToContraAccount are accepted and leave nothing out: this service has no bookkeeping categories or contra accounts, so no account is assigned to one. Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
     },
-  );
+  });
 
   app.post(
     `${BASE}/batch`,
@@ -72,85 +55,9 @@ export function registerChartOfAccountsRoutes(app: App, { db }: RouteDeps): void
       },
     },
     async (request, reply) => {
-      const { created, failed } = await createAccountsBatch(db, request.principal, request.body);
+      const { created, failed } = await createAccountsBatch(deps.db, request.principal, request.body);
       const json = `{"data":{"created":[${created.join(',')}],"failed":${JSON.stringify(failed)}}}`;
       return sendJsonText(reply.status(201), json);
-    },
-  );
-
-  app.get(
-    `${BASE}/:accountId`,
-    {
-      config: { scope: 'accounts:read' },
-      schema: {
-        operationId: 'getAccountV1',
-        summary: 'Get an account',
-        tags,
-        params: AccountIdParams,
-        response: { 200: AccountEnvelope, ...errorResponses(404) },
-      },
-    },
-    async (request, reply) =>
-      sendData(reply, await operations.getAccountJson(db, request.principal, request.params.accountId)),
-  );
-
-  app.put(
-    `${BASE}/:accountId`,
-    {
-      config: { scope: 'accounts:write' },
-      schema: {
-        operationId: 'updateAccountV1',
-        summary: 'Update an account',
-        description:
-          'Replaces the mutable fields; an omitted optional field becomes null. Archive an account linked to accounting entries here. A taxCodeExternalId must be the code of a tax code of the company (else 400 TAX_CODE_NOT_FOUND).',
-        tags,
-        params: AccountIdParams,
-        body: AccountUpdateSchema,
-        response: { 200: AccountEnvelope, ...errorResponses(404) },
-      },
-    },
-    async (request, reply) =>
-      sendData(reply, await operations.updateAccount(db, request.principal, request.params.accountId, request.body)),
-  );
-
-  app.delete(
-    `${BASE}/:accountId`,
-    {
-      config: { scope: 'accounts:write' },
-      schema: {
-        operationId: 'deleteAccountV1',
-        summary: 'Delete an account',
-        description: 'Only accounts not linked to accounting entries; the others answer 409 ACCOUNT_IN_USE.',
-        tags,
-        params: AccountIdParams,
-        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(404, 409) },
-      },
-    },
-    async (request, reply) => {
-      await operations.deleteAccount(db, request.principal, request.params.accountId);
-      return reply.status(204).send(null);
-    },
-  );
-
-  app.post(
-    `${BASE}::search`,
-    {
-      config: { scope: 'accounts:read' },
-      preValidation: splitCommaLists,
-      schema: {
-        operationId: 'searchAccountsV1',
-        summary: 'Search accounts',
-        description:
-          'Filters are ANDed: ids and codes (any of), name (case-insensitive substring), code, externalId and archived (exact). excludeIfAssignedToCategory and excludeIfAssignedToContraAccount are accepted and leave nothing out: this service has no bookkeeping categories or contra accounts, so no account is assigned to one. Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
-        tags,
-        querystring: AccountSearchQuery,
-        body: AccountSearchV1Schema,
-        response: { 200: AccountPageSchema, ...errorResponses() },
-      },
-    },
-    async (request, reply) => {
-      await answerSearch(db, request, reply);
-      return reply;
     },
   );
 }
