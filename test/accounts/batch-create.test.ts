@@ -224,6 +224,24 @@ describe('a malformed batch', () => {
     assert.equal(await rowCount(company), 0);
   });
 
+  it('reads a key sent twice in one object as its last value, the company’s access checked on that one', async () => {
+    const { company, token } = await newCompany();
+    const other = randomUUID();
+    const twice = '{"externalId":"first","name":"Sales","externalId":"last","archived":false}';
+    const send = (body: string) =>
+      t.request('POST', BATCH, { token, body, headers: { 'content-type': 'application/json' } });
+    const created = await send(`{"companyId":"${other}","items":[${twice}],"companyId":"${company}"}`);
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(
+      created.body.data.created.map((a: { externalId: string; companyId: string }) => [a.companyId, a.externalId]),
+      [[company, 'last']],
+    );
+    const refused = await send(`{"companyId":"${company}","items":[${twice}],"companyId":"${other}"}`);
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(await rowCount(company), 1);
+    assert.equal(await rowCount(other), 0);
+  });
+
   it('accepts items that repeat the batch’s companyId, in any case', async () => {
     const { company, token } = await newCompany();
     const items = [item({ companyId: company.toUpperCase() })];
