@@ -2,11 +2,13 @@
 // Routes parse and shape; these decide.
 import { isDeepStrictEqual } from 'node:util';
 import type { Principal } from '../auth/principal.ts';
-import { type Database, isPgError, PG_STILL_REFERENCED } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { deleteUnlessReferenced } from '../db/delete-unless-referenced.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError, validationError } from '../http/problem.ts';
 import { taxCodeCodeExists } from '../tax-codes/store.ts';
 import { loadAccount } from './account-loader.ts';
+import { describeAccountUsers, findAccountUsers } from './account-users.ts';
 import type { Account, AccountCreate, AccountSearch, AccountUpdate } from './schemas.ts';
 import type { PagePosition } from './store.ts';
 import * as store from './store.ts';
@@ -83,31 +85,37 @@ export async function updateAccount(
   return db.transaction(async (tx) => {
     const current = await store.findAccount(tx, id, [...principal.companies], { forUpdate: true });
     if (!current) throw accountNotFound(id);
-    const taxCode = changes.taxCodeExternalId;
-    if (taxCode !== null && !(await taxCodeCodeExists(tx, current.companyId, taxCode))) {
-      throw new ApiError('TAX_CODE_NOT_FOUND', `Company ${current.companyId} has no tax code with code ${taxCode}`, {
-        errors: [{ path: '/taxCodeExternalId', message: 'must be the code of an existing tax code', in: 'body' }],
-      });
-    }
+    await checkTaxCodeExternalId(tx, current.companyId, changes.taxCodeExternalId);
     return (await store.updateAccount(tx, id, changes)).json;
   });
 }
 
-/** Only accounts no accounting entry references can be deleted; archive the others. */
-export async function deleteAccount(db: Database, principal: Principal, id: string): Promise<void> {
-  let deleted: boolean;
-  try {
-    deleted = await store.deleteAccount(db, id, [...principal.companies]);
-  } catch (error) {
-    if (isPgError(error, PG_STILL_REFERENCED)) {
-      throw new ApiError(
-        'ACCOUNT_IN_USE',
-        `Account ${id} is linked to accounting entries; archive it with PUT instead`,
-      );
-    }
-    throw error;
+/** 400 TAX_CODE_NOT_FOUND naming /taxCodeExternalId unless it is null or the code of a tax code of the company. */
+export async function checkTaxCodeExternalId(db: Queryable, companyId: string, code: string | null): Promise<void> {
+  if (code !== null && !(await taxCodeCodeExists(db, companyId, code))) {
+    throw new ApiError('TAX_CODE_NOT_FOUND', `Company ${companyId} has no tax code with code ${code}`, {
+      errors: [{ path: '/taxCodeExternalId', message: 'must be the code of an existing tax code', in: 'body' }],
+    });
   }
-  if (!deleted) throw accountNotFound(id);
+}
+
+/**
+ * Only accounts nothing references can be deleted (accounting entries, bookkeeping categories);
+ * archive the others. The 409 names what uses the account.
+ */
+export async function deleteAccount(db: Database, principal: Principal, id: string): Promise<void> {
+  const outcome = await deleteUnlessReferenced(
+    () => store.deleteAccount(db, id, [...principal.companies]),
+    () => findAccountUsers(db, id),
+  );
+  if (outcome.referencedBy) {
+    throw new ApiError(
+      'ACCOUNT_IN_USE',
+      `Account ${id} is used by ${describeAccountUsers(outcome.referencedBy)}; archive it with PUT instead`,
+      { usedBy: outcome.referencedBy },
+    );
+  }
+  if (!outcome.deleted) throw accountNotFound(id);
 }
 
 export async function searchAccounts(
@@ -133,7 +141,8 @@ export function toAccountFilters(body: AccountSearch & { codes?: (string | null)
   };
 }
 
-function checkMetadata(metadata: Record<string, unknown> | null): Record<string, unknown> | null {
+/** The metadata as sent, or 400 naming /metadata when it cannot be stored. */
+export function checkMetadata(metadata: Record<string, unknown> | null): Record<string, unknown> | null {
   const problem = metadataProblem(metadata);
   if (problem) throw validationError([{ path: '/metadata', message: problem, in: 'body' }]);
   return metadata;

@@ -6,7 +6,7 @@ import type { App, RouteDeps } from '../http/app.ts';
 import { sendData } from '../http/json-text.ts';
 import { type PageQuery, parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { sendPage } from '../http/pagination/page-response.ts';
-import { errorResponses } from '../http/schemas.ts';
+import { errorResponses, inUseResponse } from '../http/schemas.ts';
 import * as operations from './operations.ts';
 import {
   type AccountCreate,
@@ -100,7 +100,7 @@ export function registerAccountOperations(app: App, { db }: RouteDeps, version: 
         operationId: `updateAccount${suffix}`,
         summary: 'Update an account',
         description:
-          'Replaces the mutable fields; an omitted optional field becomes null. Archive an account linked to accounting entries here. A taxCodeExternalId must be the code of a tax code of the company (else 400 TAX_CODE_NOT_FOUND).',
+          'Replaces the mutable fields; an omitted optional field becomes null. Archive an account in use here. A taxCodeExternalId must be the code of a tax code of the company (else 400 TAX_CODE_NOT_FOUND).',
         tags,
         params: AccountIdParams,
         body: AccountUpdateSchema,
@@ -118,10 +118,15 @@ export function registerAccountOperations(app: App, { db }: RouteDeps, version: 
       schema: {
         operationId: `deleteAccount${suffix}`,
         summary: 'Delete an account',
-        description: 'Only accounts not linked to accounting entries; the others answer 409 ACCOUNT_IN_USE.',
+        description:
+          'Only accounts that no accounting entry or bookkeeping category references; the others answer 409 ACCOUNT_IN_USE naming what uses them. Archive those instead.',
         tags,
         params: AccountIdParams,
-        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(404, 409) },
+        response: {
+          204: { type: 'null', description: 'Deleted' },
+          ...errorResponses(404),
+          409: inUseResponse('The account is in use'),
+        },
       },
     },
     async (request, reply) => {

@@ -12,11 +12,11 @@ export const NO_NUL = '^[^\\x00]*$';
 export const Text255 = (description: string) =>
   Type.String({ minLength: 0, maxLength: 255, pattern: NO_NUL, description });
 
-const Metadata = Nullable(
+export const Metadata = Nullable(
   Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON for API users, at most 64 KiB' }),
 );
 
-const TaxCodeExternalId = Nullable(
+export const TaxCodeExternalId = Nullable(
   Type.String({
     maxLength: 255,
     pattern: NO_NUL,

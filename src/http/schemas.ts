@@ -100,3 +100,22 @@ export function errorResponses(...statuses: number[]): Record<number, ReturnType
 
 export const DataEnvelope = <T extends TSchema>(item: T, description?: string) =>
   Type.Object({ data: item }, { description });
+
+/** The 409 of a delete refused because other records reference the row: each kind, with up to 10 ids. */
+export function inUseResponse(description: string) {
+  return problemWith(
+    {
+      usedBy: Type.Array(
+        Type.Object({
+          resource: Type.String({
+            description: 'The kind of record, as its path names it',
+            examples: ['bookkeeping-categories'],
+          }),
+          ids: Type.Array(Uuid(), { maxItems: 10, description: 'Up to 10 of them' }),
+        }),
+        { description: 'What references it' },
+      ),
+    },
+    description,
+  );
+}

@@ -88,3 +88,49 @@ export function itEnforcesAccess(app: () => TestApp, route: GuardedRoute): void 
     });
   }
 }
+
+export interface GuardedRecordRoutes {
+  /** The collection's path, such as `/v1-beta/bookkeeping-categories`; search is `${base}:search`. */
+  base: string;
+  /** The id of a record of `company`, created before the tests run. */
+  id: () => string;
+  /** A valid create body for the company, and a valid update body. */
+  createBody: (company: string) => unknown;
+  updateBody: () => unknown;
+  /** The resource's scopes are `${resource}:read` and `${resource}:write`. */
+  resource: 'bookkeeping-categories' | 'contra-accounts';
+  company: () => string;
+}
+
+/** itEnforcesAccess for each of a record's create, get, update, delete and search routes (body search). */
+export function describeRecordAccess(
+  describe: (name: string, body: () => void) => void,
+  app: () => TestApp,
+  routes: GuardedRecordRoutes,
+): void {
+  const { base, id, company } = routes;
+  const read = `${routes.resource}:read` as Scope;
+  const write = `${routes.resource}:write` as Scope;
+  const byId = { url: () => `${base}/${id()}`, company, resourceInPath: true };
+  describe('create', () =>
+    itEnforcesAccess(app, {
+      method: 'POST',
+      url: () => base,
+      body: routes.createBody,
+      scope: write,
+      company,
+      companyInBody: true,
+    }));
+  describe('get', () => itEnforcesAccess(app, { method: 'GET', scope: read, ...byId }));
+  describe('update', () => itEnforcesAccess(app, { method: 'PUT', body: routes.updateBody, scope: write, ...byId }));
+  describe('delete', () => itEnforcesAccess(app, { method: 'DELETE', scope: write, ...byId }));
+  describe('search', () =>
+    itEnforcesAccess(app, {
+      method: 'POST',
+      url: () => `${base}:search`,
+      body: (c) => ({ companyId: c }),
+      scope: read,
+      company,
+      companyInBody: true,
+    }));
+}

@@ -1,0 +1,145 @@
+// What the bookkeeping categories API does, one function per operation
+// (docs/decisions/bookkeeping.md). Routes parse and shape; these decide.
+import { checkMetadata, checkTaxCodeExternalId } from '../accounts/operations.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { assertCompanyAccess } from '../http/authenticate.ts';
+import { ApiError } from '../http/problem.ts';
+import * as store from './category-store.ts';
+import { CATEGORIES } from './category-store.ts';
+import { createOrReplay } from './create-or-replay.ts';
+import type { PagePosition } from './group-store.ts';
+import { deleteRecord, findRecord, findRecordByExternalId, insertRecord, updateRecord } from './record-store.ts';
+import type { Category, CategoryCreate, CategorySearch, CategoryUpdate } from './schemas.ts';
+
+/**
+ * 201 for a new category; 200 when its externalId names an identical category (a replay); else
+ * 409. The group and the account must be the company's (400 naming the field otherwise, another
+ * company's answered as a missing one), and so must the tax code named by taxCodeExternalId.
+ */
+export async function createCategory(
+  db: Database,
+  principal: Principal,
+  input: CategoryCreate,
+): Promise<{ record: Category; created: boolean }> {
+  assertCompanyAccess(principal, input.companyId);
+  const companyId = input.companyId.toLowerCase();
+  const externalId = input.externalId ?? null;
+  const fields = categoryFields(input);
+  return db.transaction(async (tx) => {
+    await checkReferences(tx, companyId, fields);
+    return createOrReplay({
+      insert: () =>
+        insertRecord<Category>(tx, CATEGORIES, {
+          company_id: companyId,
+          external_id: externalId,
+          ...columnsOf(fields),
+        }),
+      findTaken: async () =>
+        externalId === null ? undefined : findRecordByExternalId<Category>(tx, CATEGORIES, companyId, externalId),
+      requested: { externalId, ...fields },
+      conflict: (existingId) =>
+        new ApiError(
+          'BOOKKEEPING_CATEGORY_ALREADY_EXISTS',
+          `Company ${companyId} already has a category with externalId ${externalId}`,
+          existingId ? { existingId } : {},
+        ),
+    });
+  });
+}
+
+export async function getCategory(db: Database, principal: Principal, id: string): Promise<Category> {
+  const category = await findRecord<Category>(db, CATEGORIES, id, [...principal.companies]);
+  if (!category) throw categoryNotFound(id);
+  return category;
+}
+
+/** A full replacement of the mutable fields (group and account too): an omitted optional field becomes null. */
+export async function updateCategory(
+  db: Database,
+  principal: Principal,
+  id: string,
+  input: CategoryUpdate,
+): Promise<Category> {
+  const fields = categoryFields(input);
+  return db.transaction(async (tx) => {
+    const current = await findRecord<Category>(tx, CATEGORIES, id, [...principal.companies], { forUpdate: true });
+    if (!current) throw categoryNotFound(id);
+    await checkReferences(tx, current.companyId, fields);
+    return updateRecord<Category>(tx, CATEGORIES, id, columnsOf(fields));
+  });
+}
+
+/** Nothing references a category: deleting one is always allowed. */
+export async function deleteCategory(db: Database, principal: Principal, id: string): Promise<void> {
+  if (!(await deleteRecord(db, CATEGORIES, id, [...principal.companies]))) throw categoryNotFound(id);
+}
+
+export async function searchCategories(
+  db: Database,
+  principal: Principal,
+  filters: store.CategoryFilters,
+  position: PagePosition,
+) {
+  assertCompanyAccess(principal, filters.companyId);
+  return store.searchCategories(db, filters, position);
+}
+
+/** The normalised filters of a search body; also what its cursors are bound to. */
+export function toCategoryFilters(body: CategorySearch): store.CategoryFilters {
+  const lower = (ids: string[] | null | undefined) => (ids ? ids.map((id) => id.toLowerCase()) : null);
+  return {
+    companyId: body.companyId.toLowerCase(),
+    ids: lower(body.ids),
+    groupIds: lower(body.groupIds),
+    accountIds: lower(body.accountIds),
+    externalId: body.externalId ?? null,
+    archived: body.archived ?? null,
+  };
+}
+
+type CategoryFields = ReturnType<typeof categoryFields>;
+
+function categoryFields(input: CategoryUpdate) {
+  return {
+    name: input.name,
+    groupId: input.groupId.toLowerCase(),
+    accountId: input.accountId.toLowerCase(),
+    taxCodeExternalId: input.taxCodeExternalId ?? null,
+    archived: input.archived,
+    metadata: checkMetadata(input.metadata ?? null),
+  };
+}
+
+function columnsOf(fields: CategoryFields) {
+  return {
+    name: fields.name,
+    group_id: fields.groupId,
+    account_id: fields.accountId,
+    tax_code_external_id: fields.taxCodeExternalId,
+    archived: fields.archived,
+    metadata: fields.metadata,
+  };
+}
+
+/** The group, the account and the tax code must be the company's; the first that is not is a 400 naming its field. */
+async function checkReferences(tx: Queryable, companyId: string, fields: CategoryFields): Promise<void> {
+  const found = await store.lockReferences(tx, companyId, fields.groupId, fields.accountId);
+  if (!found.group) {
+    throw new ApiError(
+      'UNKNOWN_BOOKKEEPING_CATEGORY_GROUP',
+      `Company ${companyId} has no bookkeeping category group ${fields.groupId}`,
+      { errors: [{ path: '/groupId', message: 'must be a category group of the company', in: 'body' }] },
+    );
+  }
+  if (!found.account) {
+    throw new ApiError('UNKNOWN_ACCOUNT', `Company ${companyId} has no account ${fields.accountId}`, {
+      errors: [{ path: '/accountId', message: 'must be an account of the company', in: 'body' }],
+    });
+  }
+  await checkTaxCodeExternalId(tx, companyId, fields.taxCodeExternalId);
+}
+
+function categoryNotFound(id: string): ApiError {
+  return new ApiError('BOOKKEEPING_CATEGORY_NOT_FOUND', `No bookkeeping category ${id}`);
+}
