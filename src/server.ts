@@ -12,7 +12,9 @@ import type { TokenVerifier } from './auth/verify-token.ts';
 import { registerAggregatedGroupRoutes } from './bookkeeping-categories/aggregated-routes.ts';
 import { registerCategoryRoutes } from './bookkeeping-categories/category-routes.ts';
 import { registerGroupRoutes } from './bookkeeping-categories/group-routes.ts';
+import { registerBookkeepingPreferenceRoutes } from './bookkeeping-preferences/routes.ts';
 import { loadConfig, type TrustProxy } from './config.ts';
+import { registerContraAccountRoutes } from './contra-accounts/routes.ts';
 import type { CredentialStatus } from './credentials/credential-status.ts';
 import type { TokenIssuer } from './credentials/operations.ts';
 import { registerOAuthRoutes } from './credentials/routes.ts';
@@ -184,6 +186,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerCategoryRoutes(app, deps);
   registerAggregatedGroupRoutes(app, deps);
   registerAccountingEntryRoutes(app, deps);
+  registerContraAccountRoutes(app, deps);
+  registerBookkeepingPreferenceRoutes(app, deps);
   registerExportJobRoutes(app, deps);
   registerEventTypeRoutes(app, deps);
   registerSubscriptionRoutes(app, deps);

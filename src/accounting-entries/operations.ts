@@ -1,5 +1,6 @@
 // What the accounting entries API does, one function per operation
 // (docs/decisions/tax-codes-and-entries.md). Routes parse and shape; these decide.
+import { unknownAccount } from '../accounts/operations.ts';
 import type { Principal } from '../auth/principal.ts';
 import { type Database, isPgError, PG_FOREIGN_KEY_VIOLATION } from '../db/database.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
@@ -63,12 +64,6 @@ export function toAccountingEntryFilters(body: AccountingEntrySearch): store.Acc
     dateFrom: body.dateFrom ?? null,
     dateTo: body.dateTo ?? null,
   };
-}
-
-function unknownAccount(companyId: string, accountId: string): ApiError {
-  return new ApiError('UNKNOWN_ACCOUNT', `Company ${companyId} has no account ${accountId}`, {
-    errors: [{ path: '/accountId', message: 'must be an account of the company', in: 'body' }],
-  });
 }
 
 function accountingEntryNotFound(id: string): ApiError {

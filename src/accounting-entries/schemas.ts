@@ -3,7 +3,7 @@
 import Type, { type Static } from 'typebox';
 import { pageQueryProperties } from '../http/pagination/page-request.ts';
 import { PageInfoSchema } from '../http/pagination/page-response.ts';
-import { DataEnvelope, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import { DataEnvelope, IdList, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
 
 export const ACCOUNTING_ENTRY_SORT_KEYS = ['createdAt', 'date', 'amount', 'id'] as const;
 
@@ -43,9 +43,6 @@ export const AccountingEntryCreateSchema = Type.Object({
   date: EntryDate('Booking date'),
   description: Type.Optional(Nullable(Type.String({ maxLength: 1000, description: 'Free text' }))),
 });
-
-const IdList = (description: string) =>
-  Type.Optional(Nullable(Type.Array(Uuid(), { uniqueItems: true, maxItems: 1000, description })));
 
 export const AccountingEntrySearchSchema = Type.Object({
   companyId: Uuid('The company whose entries to search'),

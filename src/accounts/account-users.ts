@@ -6,6 +6,7 @@ import type { Queryable } from '../db/database.ts';
 const REFERENCES = [
   { resource: 'accounting-entries', table: 'accounting_entries', words: 'accounting entries' },
   { resource: 'bookkeeping-categories', table: 'bookkeeping_categories', words: 'bookkeeping categories' },
+  { resource: 'contra-accounts', table: 'contra_accounts', words: 'contra accounts' },
 ] as const;
 
 /** How many ids of each kind a refused delete names. */

@@ -100,7 +100,8 @@ export async function checkTaxCodeExternalId(db: Queryable, companyId: string, c
 }
 
 /**
- * Only accounts nothing references can be deleted (accounting entries, bookkeeping categories);
+ * Only accounts nothing references can be deleted (accounting entries, bookkeeping categories,
+ * contra accounts);
  * archive the others. The 409 names what uses the account.
  */
 export async function deleteAccount(db: Database, principal: Principal, id: string): Promise<void> {
@@ -138,6 +139,7 @@ export function toAccountFilters(body: AccountSearch & { codes?: (string | null)
     codes: body.codes ?? null,
     externalId: body.externalId ?? null,
     archived: body.archived ?? null,
+    excludeIfAssignedToContraAccount: body.excludeIfAssignedToContraAccount ?? false,
   };
 }
 
@@ -170,6 +172,16 @@ export function sameMutableFields(stored: Account, requested: Omit<Account, 'id'
     stored.taxCodeExternalId === requested.taxCodeExternalId &&
     isDeepStrictEqual(stored.metadata, requested.metadata)
   );
+}
+
+/**
+ * 400 UNKNOWN_ACCOUNT for a reference to an account the company does not have (another company's
+ * answers exactly as a missing one), naming the field at `path`.
+ */
+export function unknownAccount(companyId: string, accountId: string, path = '/accountId'): ApiError {
+  return new ApiError('UNKNOWN_ACCOUNT', `Company ${companyId} has no account ${accountId}`, {
+    errors: [{ path, message: 'must be an account of the company', in: 'body' }],
+  });
 }
 
 function accountNotFound(id: string): ApiError {

@@ -42,7 +42,7 @@ const V1_BETA: AccountApiVersion = {
   search: {
     body: AccountSearchSchema,
     description:
-      'Filters are ANDed: ids (any of), name (case-insensitive substring), code, externalId and archived (exact). Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
+      'Filters are ANDed: ids (any of), name (case-insensitive substring), code, externalId and archived (exact); excludeIfAssignedToContraAccount leaves out the accounts contra accounts use. Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
   },
 };
 
@@ -119,7 +119,7 @@ export function registerAccountOperations(app: App, { db }: RouteDeps, version: 
         operationId: `deleteAccount${suffix}`,
         summary: 'Delete an account',
         description:
-          'Only accounts that no accounting entry or bookkeeping category references; the others answer 409 ACCOUNT_IN_USE naming what uses them. Archive those instead.',
+          'Only accounts that no accounting entry, bookkeeping category or contra account references; the others answer 409 ACCOUNT_IN_USE naming what uses them. Archive those instead.',
         tags,
         params: AccountIdParams,
         response: {

@@ -76,6 +76,9 @@ export const AccountSearchSchema = Type.Object({
   code: Type.Optional(Nullable(Text255('Exact code'))),
   externalId: Type.Optional(Nullable(Text255('Exact externalId'))),
   archived: Type.Optional(Nullable(Type.Boolean({ description: 'Archived or not' }))),
+  excludeIfAssignedToContraAccount: Type.Optional(
+    Type.Boolean({ default: false, description: 'Leave out the accounts that contra accounts use' }),
+  ),
 });
 
 export const AccountIdParams = Type.Object({ accountId: Uuid('The account') });

@@ -5,6 +5,7 @@ import type { Queryable } from '../db/database.ts';
 import type { SortColumn, SortKey } from '../db/keyset.ts';
 import { fetchPage, type Page } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
+import { excludedAccountIds } from './assigned-accounts.ts';
 import type { Account } from './schemas.ts';
 
 export const ACCOUNT_SORT_COLUMNS: Record<string, SortColumn> = {
@@ -155,6 +156,23 @@ export async function findAccount(
   return row;
 }
 
+/**
+ * Whether the company has the account. With `keyShare` it then cannot be deleted before the
+ * transaction ends (the lock a foreign key check takes), so a reference written meanwhile holds.
+ */
+export async function companyHasAccount(
+  db: Queryable,
+  companyId: string,
+  id: string,
+  options: { keyShare?: boolean } = {},
+): Promise<boolean> {
+  const rows = await db.query(
+    `SELECT 1 FROM accounts WHERE id = $1 AND company_id = $2${options.keyShare ? ' FOR KEY SHARE' : ''}`,
+    [id, companyId],
+  );
+  return rows.length > 0;
+}
+
 export interface AccountChanges {
   name: string;
   archived: boolean;
@@ -199,6 +217,7 @@ export interface AccountFilters {
   codes: (string | null)[] | null;
   externalId: string | null;
   archived: boolean | null;
+  excludeIfAssignedToContraAccount: boolean;
 }
 
 export interface PagePosition {
@@ -258,6 +277,8 @@ function accountConditions(filters: AccountFilters, params: SqlParams, companyTh
   if (filters.codes) conditions.push(`code = ANY(${params.add(filters.codes)}::text[])`);
   if (filters.externalId !== null) conditions.push(`external_id = ${params.add(filters.externalId)}`);
   if (filters.archived !== null) conditions.push(`archived = ${params.add(filters.archived)}`);
+  const excluded = excludedAccountIds(filters, params);
+  if (excluded) conditions.push(`id <> ALL (${excluded})`);
   return conditions;
 }
 
@@ -308,10 +329,16 @@ async function holdsMostAccounts(db: Queryable, companyId: string): Promise<bool
 const HOLDS_MOST_TTL_MS = 60_000;
 const holdsMost = new WeakMap<Queryable, LRUCache<string, boolean>>();
 
-/** The exact number of a company's accounts, from the counters the accounts trigger keeps. */
+/**
+ * The exact number of a company's accounts, from the counters the accounts trigger keeps, less the
+ * few the filters leave out for being assigned.
+ */
 function countedAccounts(filters: AccountFilters, params: SqlParams): string {
   const archived = filters.archived === null ? '' : ` AND archived = ${params.add(filters.archived)}`;
-  return `SELECT coalesce(sum(n), 0) FROM account_counts WHERE company_id = ${params.add(filters.companyId)}${archived}`;
+  const counted = `SELECT coalesce(sum(n), 0) FROM account_counts WHERE company_id = ${params.add(filters.companyId)}${archived}`;
+  const excluded = excludedAccountIds(filters, params);
+  if (!excluded) return counted;
+  return `(${counted}) - (SELECT count(*) FROM accounts WHERE id = ANY (${excluded})${archived})`;
 }
 
 function escapeLike(text: string): string {

@@ -96,13 +96,6 @@ export const AccountSearchV1Schema = Type.Object({
         'Leave out accounts assigned to a bookkeeping category. No bookkeeping categories exist in this service, so no account is assigned to one and the flag leaves nothing out.',
     }),
   ),
-  excludeIfAssignedToContraAccount: Type.Optional(
-    Type.Boolean({
-      default: false,
-      description:
-        'Leave out accounts assigned to a contra account. No contra accounts exist in this service, so no account is assigned to one and the flag leaves nothing out.',
-    }),
-  ),
 });
 
 export type AccountBatchCreate = Static<typeof AccountBatchEnvelopeSchema>;

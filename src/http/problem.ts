@@ -18,6 +18,7 @@ export const PROBLEM_TYPES = {
   TAX_CODE_ID_NOT_FOUND: { status: 404, title: 'The tax code does not exist' },
   ACCOUNTING_ENTRY_NOT_FOUND: { status: 404, title: 'The accounting entry does not exist' },
   EXPORT_NOT_FOUND: { status: 404, title: 'The export job does not exist' },
+  CONTRA_ACCOUNT_NOT_FOUND: { status: 404, title: 'The contra account does not exist' },
   SUBSCRIPTION_NOT_FOUND: { status: 404, title: 'The subscription does not exist' },
   MESSAGE_NOT_FOUND: { status: 404, title: 'The message does not exist in this subscription' },
   BOOKKEEPING_CATEGORY_GROUP_NOT_FOUND: { status: 404, title: 'The category group does not exist' },
@@ -25,6 +26,7 @@ export const PROBLEM_TYPES = {
   METHOD_NOT_ALLOWED: { status: 405, title: 'The route does not allow this method' },
   ACCOUNT_ALREADY_EXISTS: { status: 409, title: 'An account with this externalId already exists' },
   ACCOUNT_IN_USE: { status: 409, title: 'The account is in use' },
+  CONTRA_ACCOUNT_ALREADY_EXISTS: { status: 409, title: 'The company already has this contra account' },
   TAX_CODE_ALREADY_EXISTS: { status: 409, title: 'A tax code with this code already exists' },
   TAX_CODE_IN_USE: { status: 409, title: 'The tax code is used by accounts' },
   BOOKKEEPING_CATEGORY_GROUP_ALREADY_EXISTS: {

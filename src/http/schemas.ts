@@ -20,6 +20,10 @@ export function Nullable<T extends TSchema>(schema: T) {
   });
 }
 
+/** An optional search filter: any of these ids (at most 1,000, each once), or null for none. */
+export const IdList = (description: string) =>
+  Type.Optional(Nullable(Type.Array(Uuid(), { uniqueItems: true, maxItems: 1000, description })));
+
 export const Timestamp = (description: string) =>
   Type.String({ format: 'date-time', description, examples: ['2026-11-22T09:30:00.000000Z'] });
 

@@ -64,6 +64,7 @@ const NO_FILTERS: AccountFilters = {
   codes: null,
   externalId: null,
   archived: null,
+  excludeIfAssignedToContraAccount: false,
 };
 
 /** Accounts the page statement of a search looked at, from its executed plan. */

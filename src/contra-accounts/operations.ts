@@ -1,0 +1,167 @@
+// What the contra accounts API does, one function per operation (docs/decisions/bookkeeping.md).
+// Routes parse and shape; these decide.
+import { isDeepStrictEqual } from 'node:util';
+import { checkMetadata, unknownAccount } from '../accounts/operations.ts';
+import { companyHasAccount } from '../accounts/store.ts';
+import type { Principal } from '../auth/principal.ts';
+import { type Database, isPgError, PG_FOREIGN_KEY_VIOLATION } from '../db/database.ts';
+import { assertCompanyAccess } from '../http/authenticate.ts';
+import { ApiError, validationError } from '../http/problem.ts';
+import {
+  type ContraAccount,
+  type ContraAccountCreate,
+  type ContraAccountSearch,
+  type ContraAccountUpdate,
+  CURRENCY_KIND,
+} from './schemas.ts';
+import * as store from './store.ts';
+
+export interface CreateResult {
+  contraAccount: ContraAccount;
+  /** False when the request replayed an identical, already stored contra account. */
+  created: boolean;
+}
+
+/**
+ * 201 for a new contra account; 200 when the company's contra account of the same kind and currency
+ * has exactly the requested fields (a safe replay); else 409 with its id. The unique index decides
+ * concurrent creates, so there is never a second one. 400 UNKNOWN_ACCOUNT unless accountId is an
+ * account of the same company.
+ */
+export async function createContraAccount(
+  db: Database,
+  principal: Principal,
+  input: ContraAccountCreate,
+): Promise<CreateResult> {
+  assertCompanyAccess(principal, input.companyId);
+  const row: store.NewContraAccount = {
+    companyId: input.companyId.toLowerCase(),
+    externalId: input.externalId ?? null,
+    kind: input.kind,
+    currency: checkCurrency(input.kind, input.currency ?? null),
+    accountId: input.accountId.toLowerCase(),
+    metadata: checkMetadata(input.metadata ?? null),
+  };
+  // Two rounds: the conflicting contra account may be deleted between the insert and the read.
+  for (let round = 0; round < 2; round++) {
+    const inserted = await insertOrUnknownAccount(db, row);
+    if (inserted) return { contraAccount: inserted, created: true };
+    if (!(await companyHasAccount(db, row.companyId, row.accountId))) {
+      throw unknownAccount(row.companyId, row.accountId);
+    }
+    const existing = await findConflicting(db, row);
+    if (!existing) continue;
+    if (sameFields(existing, row)) return { contraAccount: existing, created: false };
+    throw new ApiError('CONTRA_ACCOUNT_ALREADY_EXISTS', `Contra account ${existing.id} ${conflict(existing, row)}`, {
+      existingId: existing.id,
+    });
+  }
+  throw new ApiError('CONTRA_ACCOUNT_ALREADY_EXISTS', `The company's ${kindName(row)} is being changed; retry`);
+}
+
+/** The company's contra account of the same kind and currency, else the one of the same externalId. */
+async function findConflicting(db: Database, row: store.NewContraAccount): Promise<ContraAccount | undefined> {
+  const sameKind = await store.findContraAccountByKind(db, row.companyId, row.kind, row.currency);
+  if (sameKind || row.externalId === null) return sameKind;
+  return store.findContraAccountByExternalId(db, row.companyId, row.externalId);
+}
+
+function sameFields(stored: ContraAccount, requested: store.NewContraAccount): boolean {
+  return (
+    stored.externalId === requested.externalId &&
+    stored.kind === requested.kind &&
+    stored.currency === requested.currency &&
+    stored.accountId === requested.accountId &&
+    isDeepStrictEqual(stored.metadata, requested.metadata)
+  );
+}
+
+function conflict(stored: ContraAccount, requested: store.NewContraAccount): string {
+  return stored.kind === requested.kind && stored.currency === requested.currency
+    ? `is the company's ${kindName(requested)}`
+    : `has externalId ${requested.externalId}`;
+}
+
+export async function getContraAccount(db: Database, principal: Principal, id: string): Promise<ContraAccount> {
+  const row = await store.findContraAccount(db, id, [...principal.companies]);
+  if (!row) throw contraAccountNotFound(id);
+  return row;
+}
+
+/**
+ * A full replacement of the mutable fields (the account and metadata; kind and currency are what the
+ * contra account is): an omitted metadata becomes null.
+ */
+export async function updateContraAccount(
+  db: Database,
+  principal: Principal,
+  id: string,
+  input: ContraAccountUpdate,
+): Promise<ContraAccount> {
+  const changes = { accountId: input.accountId.toLowerCase(), metadata: checkMetadata(input.metadata ?? null) };
+  return db.transaction(async (tx) => {
+    const current = await store.findContraAccount(tx, id, [...principal.companies], { forUpdate: true });
+    if (!current) throw contraAccountNotFound(id);
+    // Held until commit: the account cannot be deleted between this check and the update.
+    if (!(await companyHasAccount(tx, current.companyId, changes.accountId, { keyShare: true }))) {
+      throw unknownAccount(current.companyId, changes.accountId);
+    }
+    return store.updateContraAccount(tx, id, changes);
+  });
+}
+
+/** Nothing refers to a contra account: it can always be deleted. */
+export async function deleteContraAccount(db: Database, principal: Principal, id: string): Promise<void> {
+  if (!(await store.deleteContraAccount(db, id, [...principal.companies]))) throw contraAccountNotFound(id);
+}
+
+export async function searchContraAccounts(
+  db: Database,
+  principal: Principal,
+  filters: store.ContraAccountFilters,
+  position: store.PagePosition,
+) {
+  assertCompanyAccess(principal, filters.companyId);
+  return store.searchContraAccounts(db, filters, position);
+}
+
+/** The normalised filters of a search body; also what its cursors are bound to. */
+export function toContraAccountFilters(body: ContraAccountSearch): store.ContraAccountFilters {
+  return {
+    companyId: body.companyId.toLowerCase(),
+    ids: body.ids ? body.ids.map((id) => id.toLowerCase()) : null,
+    externalId: body.externalId ?? null,
+    kinds: body.kinds ?? null,
+    currencies: body.currencies ?? null,
+    accountIds: body.accountIds ? body.accountIds.map((id) => id.toLowerCase()) : null,
+  };
+}
+
+/** The currency when the kind names one (ADDITIONAL_CURRENCY_WALLET), else null; 400 otherwise. */
+function checkCurrency(kind: string, currency: string | null): string | null {
+  if (kind === CURRENCY_KIND && currency === null) {
+    throw validationError([{ path: '/currency', message: `is required for ${CURRENCY_KIND}`, in: 'body' }]);
+  }
+  if (kind !== CURRENCY_KIND && currency !== null) {
+    throw validationError([{ path: '/currency', message: `must be null unless kind is ${CURRENCY_KIND}`, in: 'body' }]);
+  }
+  return currency;
+}
+
+async function insertOrUnknownAccount(db: Database, row: store.NewContraAccount): Promise<ContraAccount | undefined> {
+  try {
+    return await store.insertContraAccount(db, row);
+  } catch (error) {
+    // The account was deleted between the statement's read of it and its foreign key check.
+    if (isPgError(error, PG_FOREIGN_KEY_VIOLATION)) throw unknownAccount(row.companyId, row.accountId);
+    throw error;
+  }
+}
+
+function kindName(row: { kind: string; currency: string | null }): string {
+  return row.currency === null ? row.kind : `${row.kind} in ${row.currency}`;
+}
+
+function contraAccountNotFound(id: string): ApiError {
+  return new ApiError('CONTRA_ACCOUNT_NOT_FOUND', `No contra account ${id}`);
+}
