@@ -1,9 +1,9 @@
 // What the contra accounts API does, one function per operation (docs/decisions/bookkeeping.md).
 // Routes parse and shape; these decide.
-import { isDeepStrictEqual } from 'node:util';
 import { checkMetadata, unknownAccount } from '../accounts/operations.ts';
 import { companyHasAccount } from '../accounts/store.ts';
 import type { Principal } from '../auth/principal.ts';
+import { createOrReplay } from '../bookkeeping-categories/create-or-replay.ts';
 import { type Database, isPgError, PG_FOREIGN_KEY_VIOLATION } from '../db/database.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError, validationError } from '../http/problem.ts';
@@ -24,9 +24,9 @@ export interface CreateResult {
 
 /**
  * 201 for a new contra account; 200 when the company's contra account of the same kind and currency
- * has exactly the requested fields (a safe replay); else 409 with its id. The unique index decides
- * concurrent creates, so there is never a second one. 400 UNKNOWN_ACCOUNT unless accountId is an
- * account of the same company.
+ * (or externalId) has exactly the requested fields (a safe replay); else 409 with its id. The unique
+ * indexes decide concurrent creates, so there is never a second one. 400 UNKNOWN_ACCOUNT unless
+ * accountId is an account of the same company.
  */
 export async function createContraAccount(
   db: Database,
@@ -42,21 +42,25 @@ export async function createContraAccount(
     accountId: input.accountId.toLowerCase(),
     metadata: checkMetadata(input.metadata ?? null),
   };
-  // Two rounds: the conflicting contra account may be deleted between the insert and the read.
-  for (let round = 0; round < 2; round++) {
-    const inserted = await insertOrUnknownAccount(db, row);
-    if (inserted) return { contraAccount: inserted, created: true };
-    if (!(await companyHasAccount(db, row.companyId, row.accountId))) {
-      throw unknownAccount(row.companyId, row.accountId);
-    }
-    const existing = await findConflicting(db, row);
-    if (!existing) continue;
-    if (sameFields(existing, row)) return { contraAccount: existing, created: false };
-    throw new ApiError('CONTRA_ACCOUNT_ALREADY_EXISTS', `Contra account ${existing.id} ${conflict(existing, row)}`, {
-      existingId: existing.id,
-    });
-  }
-  throw new ApiError('CONTRA_ACCOUNT_ALREADY_EXISTS', `The company's ${kindName(row)} is being changed; retry`);
+  const { record, created } = await createOrReplay({
+    insert: () => insertOrUnknownAccount(db, row),
+    findTaken: async () => {
+      if (!(await companyHasAccount(db, row.companyId, row.accountId))) {
+        throw unknownAccount(row.companyId, row.accountId);
+      }
+      return findConflicting(db, row);
+    },
+    requested: { ...row },
+    conflict: (existingId) =>
+      new ApiError(
+        'CONTRA_ACCOUNT_ALREADY_EXISTS',
+        existingId
+          ? `Contra account ${existingId} has the kind and currency or the externalId asked for`
+          : `The company's ${kindName(row)} is being changed; retry`,
+        existingId ? { existingId } : {},
+      ),
+  });
+  return { contraAccount: record, created };
 }
 
 /** The company's contra account of the same kind and currency, else the one of the same externalId. */
@@ -64,22 +68,6 @@ async function findConflicting(db: Database, row: store.NewContraAccount): Promi
   const sameKind = await store.findContraAccountByKind(db, row.companyId, row.kind, row.currency);
   if (sameKind || row.externalId === null) return sameKind;
   return store.findContraAccountByExternalId(db, row.companyId, row.externalId);
-}
-
-function sameFields(stored: ContraAccount, requested: store.NewContraAccount): boolean {
-  return (
-    stored.externalId === requested.externalId &&
-    stored.kind === requested.kind &&
-    stored.currency === requested.currency &&
-    stored.accountId === requested.accountId &&
-    isDeepStrictEqual(stored.metadata, requested.metadata)
-  );
-}
-
-function conflict(stored: ContraAccount, requested: store.NewContraAccount): string {
-  return stored.kind === requested.kind && stored.currency === requested.currency
-    ? `is the company's ${kindName(requested)}`
-    : `has externalId ${requested.externalId}`;
 }
 
 export async function getContraAccount(db: Database, principal: Principal, id: string): Promise<ContraAccount> {
