@@ -338,7 +338,12 @@ function countedAccounts(filters: AccountFilters, params: SqlParams): string {
   const counted = `SELECT coalesce(sum(n), 0) FROM account_counts WHERE company_id = ${params.add(filters.companyId)}${archived}`;
   const excluded = excludedAccountIds(filters, params);
   if (!excluded) return counted;
-  return `(${counted}) - (SELECT count(*) FROM accounts WHERE id = ANY (${excluded})${archived})`;
+  // The listed accounts are the company's (their references are checked on write): only the
+  // archived filter needs to read them.
+  const left = archived
+    ? `SELECT count(*) FROM accounts WHERE id = ANY (${excluded})${archived}`
+    : `SELECT count(DISTINCT listed) FROM unnest(${excluded}) AS listed`;
+  return `(${counted}) - (${left})`;
 }
 
 function escapeLike(text: string): string {

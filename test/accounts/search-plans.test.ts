@@ -172,6 +172,26 @@ describe('searching a large company', { timeout: 60_000 }, () => {
     assert.ok(rows <= 10, `${rows} rows examined for one code`);
   });
 
+  it('leaves out the accounts contra accounts use reading only the rows it leaves out more', async () => {
+    const before = await rowsExamined({}, 'name');
+    // The first 25 accounts by name, which the first page must step over, and some of the small company's.
+    await db.query(
+      `INSERT INTO contra_accounts (company_id, kind, currency, account_id)
+       SELECT company_id, 'ADDITIONAL_CURRENCY_WALLET', 'C' || lpad(n::text, 2, '0'), id FROM (
+         SELECT company_id, id, row_number() OVER (PARTITION BY company_id ORDER BY name, id) AS n FROM accounts
+       ) numbered WHERE n <= 25`,
+    );
+    const rows = await rowsExamined({ excludeIfAssignedToContraAccount: true }, 'name');
+    assert.ok(rows <= before + 25, `${rows} rows examined; ${before} without the flag`);
+    const page = await searchAccounts(
+      db,
+      { ...NO_FILTERS, excludeIfAssignedToContraAccount: true },
+      { sort: [{ key: 'name', order: 'ASC' }], limit: 100 },
+    );
+    assert.equal(page.total, ACCOUNTS - 25);
+    assert.equal((JSON.parse(page.json) as { name: string }[])[0]?.name, 'Account 000026');
+  });
+
   it('still answers the matching accounts in order', async () => {
     const page = await searchAccounts(
       db,
