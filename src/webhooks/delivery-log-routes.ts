@@ -37,6 +37,21 @@ const MessageSchema = Type.Object(
   { description: 'One event for one subscription' },
 );
 
+const MessageWithPayloadSchema = Type.Object(
+  {
+    ...MessageSchema.properties,
+    payload: Type.Object(
+      {
+        data: Type.Unknown({ description: "The event's data: the schema GET /v1/event-types lists for its type" }),
+        eventId: Uuid('The event: the same for every subscription'),
+        eventType: Type.String({ examples: ['v1.export-job.created'] }),
+      },
+      { description: 'The `payload` of the JSON body every attempt of this message sends' },
+    ),
+  },
+  { description: 'One event for one subscription, with what its notifications carry' },
+);
+
 const AttemptSchema = Type.Object({
   attempt: Type.Integer({ description: '1 for the first; numbering goes on across resends' }),
   startedAt: Timestamp('When the request started (UTC)'),
@@ -131,6 +146,23 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       const result = await operations.listMessages(db, request.principal, subscriptionId, status, page);
       return sendPage(reply, result, page);
     },
+  );
+
+  app.get(
+    '/v1/subscriptions/:subscriptionId/messages/:messageId',
+    {
+      config,
+      schema: {
+        operationId: 'getSubscriptionMessage',
+        summary: 'Read a message sent to a subscription, with its payload',
+        tags,
+        params: MessageParams,
+        response: { 200: Type.Object({ data: MessageWithPayloadSchema }), ...errorResponses(404) },
+      },
+    },
+    async (request) => ({
+      data: await operations.getMessage(db, request.principal, request.params.subscriptionId, request.params.messageId),
+    }),
   );
 
   app.get(

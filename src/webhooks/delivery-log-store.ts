@@ -26,6 +26,13 @@ export interface MessageView {
   deliveredAt: string | null;
 }
 
+/** The notification's `payload` as every attempt sends it (send-notification.ts). */
+export interface MessagePayload {
+  data: unknown;
+  eventId: string;
+  eventType: string;
+}
+
 export interface AttemptView {
   attempt: number;
   startedAt: string;
@@ -69,6 +76,20 @@ export async function findMessage(
 ): Promise<MessageView | undefined> {
   const [row] = await db.query<MessageView>(
     `SELECT ${MESSAGE_COLUMNS} FROM ${MESSAGE_FROM} WHERE m.id = $1 AND m.subscription_id = $2`,
+    [messageId, subscriptionId],
+  );
+  return row;
+}
+
+/** The message and the payload its notifications carry; undefined when the subscription has no such message. */
+export async function findMessageWithPayload(
+  db: Queryable,
+  subscriptionId: string,
+  messageId: string,
+): Promise<(MessageView & { payload: MessagePayload }) | undefined> {
+  const [row] = await db.query<MessageView & { payload: MessagePayload }>(
+    `SELECT ${MESSAGE_COLUMNS}, jsonb_build_object('data', e.data, 'eventId', e.id, 'eventType', e.event_type) AS payload
+     FROM ${MESSAGE_FROM} WHERE m.id = $1 AND m.subscription_id = $2`,
     [messageId, subscriptionId],
   );
   return row;

@@ -27,6 +27,19 @@ export async function listMessages(
   return store.listMessages(db, subscriptionId, status, position);
 }
 
+/** One message with the payload its notifications carry. */
+export async function getMessage(
+  db: Database,
+  principal: Principal,
+  subscriptionId: string,
+  messageId: string,
+): Promise<store.MessageView & { payload: store.MessagePayload }> {
+  await assertOwnSubscription(db, principal, subscriptionId);
+  const message = await store.findMessageWithPayload(db, subscriptionId, messageId);
+  if (!message) throw messageNotFound(messageId);
+  return message;
+}
+
 /** Every attempt of a message, first first. */
 export async function listAttempts(
   db: Database,

@@ -77,7 +77,13 @@ describe('delivery log', { timeout: 30_000 }, () => {
       [message.eventId],
     );
     assert.equal(event?.data.id, eventJobId);
-    assert.equal(JSON.parse(receiver.requests[0]?.body ?? '{}').payload.data.id, eventJobId);
+    const sent = JSON.parse(receiver.requests[0]?.body ?? '{}').payload;
+    assert.equal(sent.data.id, eventJobId);
+
+    // One message reads back with the payload its notifications carried.
+    const one = await t.request('GET', `/v1/subscriptions/${subscriptionId}/messages/${messageId}`, { token });
+    assert.equal(one.status, 200, one.text);
+    assert.deepEqual(one.body.data, { ...message, payload: sent });
 
     const attempts = await t.request('GET', `/v1/subscriptions/${subscriptionId}/messages/${messageId}/attempts`, {
       token,
@@ -155,7 +161,7 @@ describe('delivery log', { timeout: 30_000 }, () => {
 
   it('answers 404 for another client’s subscription, an unknown one, and a message of another subscription', async () => {
     const stranger = await t.token({ companies: [company] });
-    for (const path of ['messages', `messages/${messageId}/attempts`]) {
+    for (const path of ['messages', `messages/${messageId}`, `messages/${messageId}/attempts`]) {
       const response = await t.request('GET', `/v1/subscriptions/${subscriptionId}/${path}`, { token: stranger });
       assert.equal(response.status, 404, response.text);
       assert.equal(response.body.type, 'SUBSCRIPTION_NOT_FOUND');
@@ -167,9 +173,15 @@ describe('delivery log', { timeout: 30_000 }, () => {
     const unknown = await t.request('GET', `/v1/subscriptions/${randomUUID()}/messages`, { token });
     assert.equal(unknown.body.type, 'SUBSCRIPTION_NOT_FOUND');
     const other = await insertSubscription(t.db, { endpointUrl: receiver.url, companies: [company], owner: subject });
-    const foreign = await t.request('GET', `/v1/subscriptions/${other.id}/messages/${messageId}/attempts`, { token });
-    assert.equal(foreign.status, 404);
-    assert.equal(foreign.body.type, 'MESSAGE_NOT_FOUND');
+    for (const path of [`messages/${messageId}`, `messages/${messageId}/attempts`]) {
+      const foreign = await t.request('GET', `/v1/subscriptions/${other.id}/${path}`, { token });
+      assert.equal(foreign.status, 404);
+      assert.equal(foreign.body.type, 'MESSAGE_NOT_FOUND');
+    }
+    const malformed = await t.request('GET', `/v1/subscriptions/${subscriptionId}/messages/not-a-message-id`, {
+      token,
+    });
+    assert.equal(malformed.status, 400, malformed.text);
     const missing = await t.request('POST', `/v1/subscriptions/${other.id}/messages/msg_${'a'.repeat(26)}:resend`, {
       token,
     });
@@ -179,6 +191,7 @@ describe('delivery log', { timeout: 30_000 }, () => {
   it('answers 401 without a token', async () => {
     for (const [method, path] of [
       ['GET', 'messages'],
+      ['GET', `messages/${messageId}`],
       ['GET', `messages/${messageId}/attempts`],
       ['POST', `messages/${messageId}:resend`],
     ] as const) {
