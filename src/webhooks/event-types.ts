@@ -14,6 +14,8 @@ export interface EventTypeDefinition {
   scopes: readonly Scope[];
   /** The schema of the event's `data`: the resource exactly as its API answers it. */
   dataSchema: TSchema;
+  /** A `data` as a receiver gets it, shown beside the schema (test/webhooks/event-types.test.ts validates it). */
+  exampleData: unknown;
   description: string;
 }
 
@@ -23,6 +25,23 @@ export const EVENT_TYPES = [
     version: 'v1',
     scopes: ['export-jobs:read', 'export-jobs:write'],
     dataSchema: ExportJobSchema,
+    exampleData: {
+      id: '0b7e2f4c-5d3a-4c1e-9a8f-2d6b1c3e4f50',
+      companyId: '5f1d2c3b-8a7e-4d6c-b5a4-3e2f1d0c9b8a',
+      createdAt: '2026-01-15T09:30:00.000Z',
+      createdBy: '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+      expiresIn: 3600,
+      numberOfItems: 42,
+      status: 'pending',
+      isInteractive: true,
+      vendorBasedBookkeeping: false,
+      failureReason: null,
+      failureReasonType: null,
+      lastUpdatedAt: '2026-01-15T09:30:00.000Z',
+      startedAt: null,
+      completedAt: null,
+      expiredAt: null,
+    },
     description: 'An export job was created (a user started an export); data is the job as GET answers it.',
   },
 ] as const satisfies readonly EventTypeDefinition[];

@@ -11,6 +11,9 @@ const EventTypeListSchema = Type.Object({
       description: Type.String(),
       scopes: Type.Array(Type.String(), { description: 'Scopes a subscription needs to receive it' }),
       dataSchema: Type.Unknown({ description: 'JSON schema of the event data' }),
+      example: Type.Unknown({
+        description: 'An example of the JSON body a notification of this type sends: `{ "payload": { … } }`',
+      }),
     }),
   ),
 });
@@ -23,6 +26,9 @@ const EVENT_TYPE_LIST = {
     description: t.description,
     scopes: [...t.scopes],
     dataSchema: JSON.parse(JSON.stringify(t.dataSchema)) as unknown,
+    example: {
+      payload: { data: t.exampleData, eventId: '3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a', eventType: t.type },
+    },
   })),
 };
 

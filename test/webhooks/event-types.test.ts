@@ -31,6 +31,9 @@ describe('GET /v1/event-types', () => {
     addFormats.default(ajv);
     const validate = ajv.compile(response.body.data[0].dataSchema);
     assert.equal(validate({ id: 'not a job' }), false);
+    const example = response.body.data[0].example;
+    assert.equal(validate(example.payload.data), true, JSON.stringify(validate.errors));
+    assert.equal(example.payload.eventType, 'v1.export-job.created');
   });
 
   itEnforcesAccess(() => t, {
