@@ -61,6 +61,8 @@ export interface Config {
   authFailureLimitWindowMs: number;
   /** Proxies whose `X-Forwarded-For` names the client address that failed authentications count under. */
   trustProxy: TrustProxy;
+  /** Serve the delivery dashboard at /dashboard (API role). */
+  dashboard: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -100,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimitMax: integer(env, 'AUTH_FAILURE_LIMIT_MAX', 20, { min: 0 }),
     authFailureLimitWindowMs: duration(env, 'AUTH_FAILURE_LIMIT_WINDOW', '5m'),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
+    dashboard: boolean(env, 'DASHBOARD', true),
   };
 }
 

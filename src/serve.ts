@@ -146,6 +146,7 @@ async function startApi(config: Config, db: Database, logger: pino.Logger) {
     webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
+    dashboard: config.dashboard,
     credentials: { status: credentialStatus, issuer },
     rateLimits: {
       max: config.rateLimitMax,

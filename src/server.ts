@@ -18,6 +18,7 @@ import { registerContraAccountRoutes } from './contra-accounts/routes.ts';
 import type { CredentialStatus } from './credentials/credential-status.ts';
 import type { TokenIssuer } from './credentials/operations.ts';
 import { registerOAuthRoutes } from './credentials/routes.ts';
+import { registerDashboard } from './dashboard/routes.ts';
 import type { Database } from './db/database.ts';
 import { registerExportJobRoutes } from './export-jobs/routes.ts';
 import type { App, RouteDeps } from './http/app.ts';
@@ -59,6 +60,8 @@ export interface ServerOptions {
   rateLimits?: RateLimitSettings;
   /** Whose `X-Forwarded-For` names the client (TRUST_PROXY); default none: the socket's address is the client. */
   trustProxy?: TrustProxy;
+  /** Serve the delivery dashboard at /dashboard; default DASHBOARD's (true). */
+  dashboard?: boolean;
 }
 
 // `/v1-beta/accounts/` is `/v1-beta/accounts`. The 404/405 handler's mirror of the routes reads the
@@ -164,6 +167,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await registerApiDocsPage(app);
+  if (options.dashboard ?? loadConfig({}).dashboard) await registerDashboard(app);
 
   const limiter = await registerRateLimits(app, options.rateLimits);
   registerAuthentication(app, options.verifyToken, {

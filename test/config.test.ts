@@ -80,6 +80,7 @@ describe('configuration', () => {
     ['TRUST_PROXY', '10.0.0.0/-1'],
     ['TRUST_PROXY', '10.0.0.1,proxy.example'],
     ['TRUST_PROXY', '10.0.0.1,'],
+    ['DASHBOARD', 'off'],
   ] as const) {
     it(`refuses ${name}=${JSON.stringify(value)} with a message naming it`, () => {
       assert.throws(

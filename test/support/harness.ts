@@ -78,7 +78,7 @@ export async function startTestApp(
   options: Partial<
     Pick<
       ServerOptions,
-      'exportJobTtlSeconds' | 'webhookAllowPrivateTargets' | 'verifyToken' | 'rateLimits' | 'trustProxy'
+      'exportJobTtlSeconds' | 'webhookAllowPrivateTargets' | 'verifyToken' | 'rateLimits' | 'trustProxy' | 'dashboard'
     >
   > = {},
 ): Promise<TestApp> {

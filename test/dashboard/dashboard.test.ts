@@ -1,0 +1,269 @@
+// The delivery dashboard in a real browser (Chromium through playwright-core), as an integration
+// developer uses it: sign in with an API key, find the failing endpoint and why, resend, manage the
+// signing secret; with untrusted response bodies shown as text and every control reachable by
+// keyboard. Each view is also written as a screenshot to test-results/dashboard/.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { emitEvent } from '../webhooks/delivery/fixtures.ts';
+import { controlsTabDoesNotReach, focusIsVisible } from './keyboard.ts';
+import { type DashboardFixture, SCREENSHOT_DIR, signInWithApiKey, startDashboardFixture } from './support.ts';
+
+// A receiver's answer that would run script if the page put it into HTML.
+const HOSTILE_BODY = '<script>window.xss = 1</script><img src=x onerror="window.xss = 2">upstream down';
+
+let f: DashboardFixture;
+let page: Page;
+let subscriptionId: string;
+let messageId: string;
+
+/** The element's text as in the DOM (not as laid out). */
+const text = async (locator: Locator) => (await locator.textContent()) ?? '';
+const shot = (name: string, target: Page = page) =>
+  target.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+
+before(async () => {
+  f = await startDashboardFixture();
+  // A subscription whose receiver fails every attempt with a hostile body: its message ends failed.
+  f.answer = { status: 500, body: HOSTILE_BODY };
+  const created = await f.service.request('POST', '/v1/subscriptions', {
+    headers: { authorization: `Bearer ${f.client.apiKeyValue}` },
+    body: { eventTypes: ['v1.export-job.created'], endpointUrl: f.receiver.url },
+  });
+  assert.equal(created.status, 200, created.text);
+  subscriptionId = created.body.data.id;
+  // Four events, each failed after its three attempts; the tests follow the first.
+  const company = f.client.client.companies[0] as string;
+  const events = [];
+  for (let i = 0; i < 4; i++) events.push(await emitEvent(f.service.db, company));
+  await f.worker.recorded(12);
+  const [first] = await f.service.db.query<{ id: string }>('SELECT id FROM messages WHERE event_id = $1', [
+    events[0]?.eventId,
+  ]);
+  messageId = first?.id as string;
+  page = await f.newPage();
+});
+after(() => f?.close());
+
+describe('the dashboard in a browser', { timeout: 180_000 }, () => {
+  it('refuses a wrong API key with a clear message and keeps nothing', async () => {
+    await page.goto(f.url);
+    await shot('sign-in');
+    await page.getByRole('textbox', { name: 'API key' }).fill('lhk_not-a-key-of-this-service');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(await text(alert), /This API key was not accepted/);
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+    await page.getByRole('heading', { name: 'Sign in to your deliveries' }).waitFor();
+  });
+
+  it('signs in with an API key kept in sessionStorage only, never in the URL, a cookie or the log', async () => {
+    await signInWithApiKey(page, f.url, f.client.apiKeyValue);
+    await page.getByRole('link', { name: f.receiver.url }).waitFor();
+    await shot('subscriptions');
+    const stored = await page.evaluate(() => ({
+      session: Object.values(sessionStorage).join(),
+      local: localStorage.length,
+      cookie: document.cookie,
+      url: location.href,
+    }));
+    assert.ok(stored.session.includes(f.client.apiKeyValue));
+    assert.deepEqual([stored.local, stored.cookie, stored.url.includes(f.client.apiKeyValue)], [0, '', false]);
+    assert.ok(!f.service.logs.join('\n').includes(f.client.apiKeyValue));
+    // The list shows the failure and its streak.
+    const row = page.locator('tbody tr', { hasText: f.receiver.url });
+    assert.match(await text(row), /HTTP 500/);
+    assert.match(await text(row), /12 in a row/);
+  });
+
+  it('shows the failed message, its attempts and the response body as text, never as HTML', async () => {
+    await page.getByRole('link', { name: f.receiver.url }).click();
+    await page.getByTestId('last-failure').filter({ hasText: 'HTTP 500' }).waitFor();
+    const row = page.locator(`[data-message="${messageId}"]`);
+    assert.match(await text(row), /failed/);
+    await shot('subscription');
+    await row.getByRole('link', { name: messageId }).click();
+    await page.locator('[data-attempt="3"]').waitFor();
+    const bodies = await page.locator('pre.excerpt').allTextContents();
+    assert.deepEqual(bodies, [HOSTILE_BODY, HOSTILE_BODY, HOSTILE_BODY]);
+    assert.equal(await page.locator('main img, main script').count(), 0);
+    assert.equal(await page.evaluate(() => (window as { xss?: number }).xss), undefined);
+    // The payload is the one the receiver got, pretty-printed.
+    const sent = JSON.parse(f.receiver.requests.find((r) => r.headers['webhook-id'] === messageId)?.body ?? '{}');
+    assert.deepEqual(JSON.parse(await text(page.getByLabel('Payload JSON'))), sent.payload);
+    await shot('message-failed');
+  });
+
+  it('resends: the receiver now answers 204 and the page shows it delivered without a reload', async () => {
+    f.answer = { status: 204 };
+    await page.evaluate(() => {
+      (window as { sameDocument?: boolean }).sameDocument = true;
+    });
+    await page.getByRole('button', { name: 'Resend' }).click();
+    await page.getByTestId('message-status').filter({ hasText: 'delivered' }).waitFor();
+    await page.locator('[data-attempt="4"]').filter({ hasText: 'HTTP 204' }).waitFor();
+    assert.equal(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument), true);
+    await shot('message-delivered');
+  });
+
+  it('lists messages newest first and filters them by status', async () => {
+    await page.getByRole('link', { name: 'Subscription', exact: true }).click();
+    const rows = page.locator('[data-message]');
+    await rows.nth(3).waitFor();
+    const ids = await rows.evaluateAll((list) => list.map((row) => row.getAttribute('data-message')));
+    assert.equal(ids.at(-1), messageId, 'the first message is listed last');
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('delivered');
+    await page.locator('[data-message]').nth(1).waitFor({ state: 'detached' });
+    assert.deepEqual(await rows.evaluateAll((list) => list.map((row) => row.getAttribute('data-message'))), [
+      messageId,
+    ]);
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('pending');
+    await page.getByText('No pending messages.').waitFor();
+  });
+
+  it('reveals the signing secret, and rotates it after a confirmation', async () => {
+    await page.getByRole('button', { name: 'Reveal secret' }).click();
+    const before = await text(page.getByTestId('secret'));
+    const auth = { authorization: `Bearer ${f.client.apiKeyValue}` };
+    const current = () => f.service.request('GET', `/v1/subscriptions/${subscriptionId}/secret`, { headers: auth });
+    assert.equal(before, (await current()).body.data.secretKey);
+    await page.getByRole('button', { name: 'Rotate secret…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
+    await dialog.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByText('Rotated.').waitFor();
+    const rotated = await text(page.getByTestId('secret'));
+    assert.notEqual(rotated, before);
+    assert.equal(rotated, (await current()).body.data.secretKey);
+  });
+
+  it('lets the keyboard reach every control of every view, with a visible focus', async () => {
+    const views = [
+      `#/subscriptions/${subscriptionId}`,
+      `#/subscriptions/${subscriptionId}/messages/${messageId}`,
+      '#/subscriptions',
+      `#/subscriptions/${subscriptionId}/edit`,
+      '#/event-types',
+    ];
+    for (const view of views) {
+      await page.goto(`${f.url}${view}`);
+      await page.locator('main h1').first().waitFor();
+      await page
+        .locator('main [aria-busy="true"], main p.muted:text("Loading")')
+        .first()
+        .waitFor({ state: 'detached' })
+        .catch(() => {});
+      assert.deepEqual(await controlsTabDoesNotReach(page), [], view);
+    }
+    await page.getByRole('button', { name: 'Sign out' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    assert.equal(await focusIsVisible(page), true);
+    await shot('keyboard-focus', page);
+  });
+
+  it('creates, edits and deletes a subscription through its forms', async () => {
+    await page.goto(`${f.url}#/subscriptions`);
+    await page.getByRole('link', { name: 'New subscription' }).click();
+    await page.getByRole('textbox', { name: 'Endpoint URL' }).fill(`${f.receiver.url}/second`);
+    await page.getByRole('textbox', { name: 'Custom headers' }).fill('x-receiver-key: abc123');
+    await shot('subscription-form');
+    await page.getByRole('button', { name: 'Create subscription' }).click();
+    await page.getByRole('heading', { name: `${f.receiver.url}/second` }).waitFor();
+    const id = /#\/subscriptions\/([0-9a-f-]{36})$/.exec(page.url())?.[1] as string;
+    assert.ok(id, page.url());
+
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('INACTIVE');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('h1 .badge', { hasText: 'inactive' }).waitFor();
+    const auth = { authorization: `Bearer ${f.client.apiKeyValue}` };
+    const saved = await f.service.request('GET', `/v1/subscriptions/${id}`, { headers: auth });
+    assert.deepEqual(
+      [saved.body.data.status, saved.body.data.customHeaders],
+      ['INACTIVE', { 'x-receiver-key': 'abc123' }],
+    );
+
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    assert.equal((await f.service.request('GET', `/v1/subscriptions/${id}`, { headers: auth })).status, 200);
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete subscription' }).click();
+    await page.getByRole('heading', { name: 'Subscriptions', level: 1 }).waitFor();
+    assert.equal((await f.service.request('GET', `/v1/subscriptions/${id}`, { headers: auth })).status, 404);
+  });
+
+  it('shows event types with an example, a schema and verification code', async () => {
+    await page.goto(`${f.url}#/event-types`);
+    await page.getByRole('heading', { name: 'v1.export-job.created' }).waitFor();
+    await page.getByText('Go · standardwebhooks').click();
+    assert.match(await text(page.getByTestId('verify-code')), /standardwebhooks\.NewWebhook/);
+    await page.getByText('Example notification body').click();
+    await shot('event-types');
+  });
+
+  it('fits a phone screen without sideways scrolling', async () => {
+    const phone = await f.newPage({ width: 390, height: 844 });
+    await signInWithApiKey(phone, f.url, f.client.apiKeyValue);
+    await shot('phone-subscriptions', phone);
+    await phone.getByRole('link', { name: f.receiver.url }).click();
+    await phone.locator(`[data-message="${messageId}"]`).waitFor();
+    await shot('phone-subscription', phone);
+    assert.equal(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
+    await phone.context().close();
+  });
+
+  it('signs in with a client id and secret; signing out forgets the credential', async () => {
+    const other = await f.newPage();
+    await other.goto(f.url);
+    await other.getByRole('radio', { name: 'Client id and secret' }).check();
+    await other.getByRole('textbox', { name: 'Client id' }).fill(f.client.client.id);
+    await other.getByRole('textbox', { name: 'Client secret' }).fill(f.client.clientSecret);
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    await other.getByRole('link', { name: f.receiver.url }).waitFor();
+    assert.ok(!(await other.evaluate(() => Object.values(sessionStorage).join())).includes(f.client.clientSecret));
+    await other.getByRole('button', { name: 'Sign out' }).click();
+    await other.getByRole('heading', { name: 'Sign in to your deliveries' }).waitFor();
+    assert.equal(await other.evaluate(() => sessionStorage.length), 0);
+    await other.context().close();
+  });
+
+  it('says to sign in again when the credential is refused later, and to wait on 429', async () => {
+    await page.evaluate(() => {
+      const key = Object.keys(sessionStorage)[0] as string;
+      sessionStorage.setItem(
+        key,
+        JSON.stringify({ kind: 'apiKey', bearer: 'lhk_revoked', label: 'API key lhk_revo…' }),
+      );
+    });
+    await page.goto(`${f.url}#/subscriptions`);
+    await page.reload();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(await text(alert), /no longer accepted \(401\)/);
+    await shot('signed-out-401');
+    const advice = await page.evaluate(async () => {
+      // The page's own module, loaded in the page (a path TypeScript does not resolve here).
+      const problemModule = './problem.js';
+      const { explain } = await import(problemModule);
+      return explain({ status: 429, retryAfter: 7, message: '', errors: [] }).join(' ');
+    });
+    assert.match(advice, /Wait 7 seconds/);
+    await alert.getByRole('button', { name: 'Sign in again' }).click();
+    await page.getByRole('heading', { name: 'Sign in to your deliveries' }).waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+  });
+
+  it('runs under a policy that refuses any string put into the page as HTML', async () => {
+    const outcome = await page.evaluate(() => {
+      try {
+        document.body.innerHTML = '<b>not allowed</b>';
+        return 'assigned';
+      } catch (error) {
+        return (error as Error).name;
+      }
+    });
+    assert.equal(outcome, 'TypeError');
+  });
+});
