@@ -123,6 +123,12 @@ describe('the dashboard in a browser', { timeout: 180_000 }, () => {
     await page.getByText('No pending messages.').waitFor();
   });
 
+  it('recovers the failed messages since a chosen time', async () => {
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('');
+    await page.getByRole('button', { name: 'Recover' }).click();
+    await page.getByText('3 failed messages queued to be sent again.').waitFor();
+  });
+
   it('reveals the signing secret, and rotates it after a confirmation', async () => {
     await page.getByRole('button', { name: 'Reveal secret' }).click();
     const before = await text(page.getByTestId('secret'));
@@ -265,5 +271,24 @@ describe('the dashboard in a browser', { timeout: 180_000 }, () => {
       }
     });
     assert.equal(outcome, 'TypeError');
+  });
+
+  it('pages through messages with next and previous', async () => {
+    const company = f.client.client.companies[0] as string;
+    const before = f.worker.attempts.length;
+    for (let i = 0; i < 26; i++) await emitEvent(f.service.db, company);
+    await f.worker.recorded(before + 26);
+    await signInWithApiKey(page, f.url, f.client.apiKeyValue);
+    await page.goto(`${f.url}#/subscriptions/${subscriptionId}`);
+    const rows = page.locator('[data-message]');
+    await rows.nth(24).waitFor();
+    const first = await rows.first().getAttribute('data-message');
+    await page.getByRole('button', { name: 'Next →' }).click();
+    await rows.nth(5).waitFor({ state: 'detached' });
+    assert.equal(await rows.count(), 5);
+    assert.equal(await rows.last().getAttribute('data-message'), messageId);
+    await page.getByRole('button', { name: '← Previous' }).click();
+    await rows.nth(24).waitFor();
+    assert.equal(await rows.first().getAttribute('data-message'), first);
   });
 });
