@@ -11,8 +11,11 @@
 //
 // chart (not run by default): a 20,000-account chart synced in batches of 1,000 against single
 // creates, 16 clients each, and one batch's latency (bench/chart-suite.ts).
+// dashboard (not run by default): the dashboard's first page of messages of a subscription with
+// 1,000,000 of them, in Chromium and from the API (bench/dashboard-suite.ts).
 //
-//   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions, cpu, chart)
+//   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions, cpu, chart, dashboard)
+//   BENCH_DASHBOARD_MESSAGES=1000000, BENCH_DASHBOARD_SAMPLES=20  the dashboard suite
 //   BENCH_CHART_ACCOUNTS=20000, BENCH_CHART_CLIENTS=16, BENCH_CHART_LATENCY_BATCHES=100  the chart suite
 //   BENCH_INSTRUCTION_REQUESTS=4000, BENCH_INSTRUCTION_WARMUP=40000  counted and uncounted requests
 //   BENCH_INSTRUCTION_CONNECTIONS=4  1 makes every lookup its own statement: the steadiest count
@@ -36,6 +39,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { runAccountsSuite } from './accounts-suite.ts';
 import { type ChartFigures, formatChartTable, runChartSuite } from './chart-suite.ts';
 import { type CpuFigures, describe, type GetByIdTarget, measureCpu } from './cpu.ts';
+import { type DashboardFigures, formatDashboardTable, runDashboardSuite } from './dashboard-suite.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { countInstructions, type InstructionFigures } from './instructions.ts';
 import { describePageDepth } from './page-depth.ts';
@@ -73,6 +77,10 @@ const settings = {
     clients: Number(env.BENCH_CHART_CLIENTS ?? 16),
     latencyBatches: Number(env.BENCH_CHART_LATENCY_BATCHES ?? 100),
   },
+  dashboard: {
+    messages: Number(env.BENCH_DASHBOARD_MESSAGES ?? 1_000_000),
+    samples: Number(env.BENCH_DASHBOARD_SAMPLES ?? 20),
+  },
   webhooks: {
     messages: Number(env.BENCH_WEBHOOK_MESSAGES ?? 20_000),
     receivers: Number(env.BENCH_WEBHOOK_RECEIVERS ?? 50),
@@ -82,7 +90,7 @@ const settings = {
   },
 };
 for (const suite of settings.suites) {
-  if (!['accounts', 'webhooks', 'instructions', 'cpu', 'chart'].includes(suite))
+  if (!['accounts', 'webhooks', 'instructions', 'cpu', 'chart', 'dashboard'].includes(suite))
     throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
 }
 for (const kind of settings.databases) {
@@ -123,6 +131,14 @@ let chart: ChartFigures[] | undefined;
 if (settings.suites.includes('chart')) {
   chart = await runChartSuite(
     { ...settings.chart, databases: settings.databases, adminUrl: settings.adminUrl, secret },
+    log,
+  );
+}
+
+let dashboard: DashboardFigures[] | undefined;
+if (settings.suites.includes('dashboard')) {
+  dashboard = await runDashboardSuite(
+    { ...settings.dashboard, databases: settings.databases, adminUrl: settings.adminUrl },
     log,
   );
 }
@@ -175,6 +191,7 @@ if (cpu) {
   );
 }
 if (chart) console.log(`\n${formatChartTable(chart, settings.chart)}\n`);
+if (dashboard) console.log(`\n${formatDashboardTable(dashboard)}\n`);
 if (webhooks) {
   console.log(`\n${formatWebhookTable(webhooks)}\n`);
   console.log(
@@ -203,6 +220,7 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
   figures,
   webhooks,
   chart,
+  dashboard,
 });
 
 /**
