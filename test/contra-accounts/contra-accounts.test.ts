@@ -359,15 +359,19 @@ async function whileLocked(lock: (tx: Queryable) => Promise<unknown>, request: (
   await t.db.transaction(async (tx) => {
     await lock(tx);
     const [holder] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    answer = request();
-    if (TEST_DATABASE_URL) await untilBlockedBy(holder?.pid);
+    let answered = false;
+    answer = request().finally(() => {
+      answered = true;
+    });
+    // An answer before the wait fails the test's own assertions, instead of a wait forever.
+    if (TEST_DATABASE_URL) await untilBlockedBy(holder?.pid, () => answered);
   });
   return answer as Promise<TestResponse>;
 }
 
-/** Resolves once a session waits for a lock that `pid` holds. */
-async function untilBlockedBy(pid: number | undefined) {
-  for (;;) {
+/** Resolves once a session waits for a lock that `pid` holds, or once `gaveUp` says to stop looking. */
+async function untilBlockedBy(pid: number | undefined, gaveUp: () => boolean) {
+  while (!gaveUp()) {
     const waiting = await t.db.query('SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))', [
       pid,
     ]);
