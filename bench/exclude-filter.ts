@@ -1,8 +1,10 @@
-// What excludeIfAssignedToContraAccount costs an account search (docs/performance.md): the same
-// searches with and without the flag, timed in-process through the accounts store, on PostgreSQL.
-// One company of BENCH_ACCOUNTS accounts whose 25 first accounts by name are used by contra
-// accounts (so the first page must skip them all), beside 2,000 companies with 5 contra accounts
-// each (so the contra accounts table holds other companies' rows too).
+// What excludeIfAssignedToContraAccount and excludeIfAssignedToCategory cost an account search
+// (docs/performance.md): the same searches without and with each flag, timed in-process through the
+// accounts store, on PostgreSQL. One company of BENCH_ACCOUNTS accounts whose 25 first accounts by
+// name are used by contra accounts (so the first page must skip them all) and every other one of
+// whose first 2,000 by name has a category (so the first page walks 200 to answer 100), beside
+// 2,000 companies with 5 contra accounts and 5 categories each (so both tables hold other
+// companies' rows too).
 //
 //   BENCH_ACCOUNTS=1000000 npm exec -- node bench/exclude-filter.ts
 //   BENCH_EXCLUDE_REUSE=1 npm exec -- node bench/exclude-filter.ts   (the same database again)
@@ -34,7 +36,10 @@ async function main() {
     await seedAccounts(db, { companies: [{ companyId, count: ACCOUNTS }, ...others] });
     log(`seeded ${ACCOUNTS.toLocaleString('en')} accounts in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     await addContraAccounts(db, companyId);
+    await addCategories(db, companyId);
     await db.exec('ANALYZE contra_accounts');
+    await db.exec('ANALYZE bookkeeping_category_groups');
+    await db.exec('ANALYZE bookkeeping_categories');
     await report(db, companyId);
   } finally {
     await db.close();
@@ -61,6 +66,32 @@ async function addContraAccounts(db: Database, companyId: string) {
   );
 }
 
+/** Every other one of the company's first 2,000 accounts by name gets a category; every other company's accounts one each. */
+async function addCategories(db: Database, companyId: string) {
+  await db.query(
+    `INSERT INTO bookkeeping_category_groups (company_id, name, type, archived)
+     SELECT DISTINCT company_id, 'Bench', 'OTHER', false FROM accounts`,
+  );
+  await db.query(
+    `INSERT INTO bookkeeping_categories (company_id, name, group_id, account_id, archived)
+     SELECT a.company_id, 'Bench ' || a.n, g.id, a.id, false
+     FROM (SELECT id, company_id, row_number() OVER (ORDER BY name, id) AS n
+           FROM (SELECT id, company_id, name FROM accounts WHERE company_id = $1 ORDER BY name, id LIMIT 2000) first) a
+     JOIN bookkeeping_category_groups g ON g.company_id = a.company_id
+     WHERE a.n % 2 = 1`,
+    [companyId],
+  );
+  await db.query(
+    `INSERT INTO bookkeeping_categories (company_id, name, group_id, account_id, archived)
+     SELECT a.company_id, 'Bench', g.id, a.id, false
+     FROM accounts a JOIN bookkeeping_category_groups g ON g.company_id = a.company_id
+     WHERE a.company_id <> $1`,
+    [companyId],
+  );
+}
+
+const FLAGS = ['excludeIfAssignedToContraAccount', 'excludeIfAssignedToCategory'] as const;
+
 async function report(db: Database, companyId: string) {
   const none: AccountFilters = {
     companyId,
@@ -71,6 +102,7 @@ async function report(db: Database, companyId: string) {
     externalId: null,
     archived: null,
     excludeIfAssignedToContraAccount: false,
+    excludeIfAssignedToCategory: false,
   };
   const byName: PagePosition = { sort: [{ key: 'name', order: 'ASC' }], limit: 100 };
   const middle = await searchAccounts(db, none, { ...byName, offset: Math.floor(ACCOUNTS / 2) });
@@ -82,26 +114,27 @@ async function report(db: Database, companyId: string) {
   ];
   log('| search | flag | p50 ms | p99 ms | rows | total |');
   log('|---|---|---:|---:|---:|---:|');
+  const variants = [undefined, ...FLAGS];
   for (const [name, filters, position] of searches) {
-    // Off and on alternate run by run, so that both meet the same moments of a busy machine.
-    const times: [number[], number[]] = [[], []];
-    const pages = [undefined, undefined] as [Page | undefined, Page | undefined];
+    // Without a flag and with each alternate run by run, so that all meet the same moments of a busy machine.
+    const times: number[][] = variants.map(() => []);
+    const pages: (Page | undefined)[] = variants.map(() => undefined);
     for (let run = -1; run < RUNS; run++) {
-      for (const exclude of [0, 1] as const) {
-        const spec = { ...none, ...filters, excludeIfAssignedToContraAccount: exclude === 1 };
+      for (const [i, flag] of variants.entries()) {
+        const spec = { ...none, ...filters, ...(flag && { [flag]: true }) };
         const start = process.hrtime.bigint();
-        pages[exclude] = await searchAccounts(db, spec, position);
+        pages[i] = await searchAccounts(db, spec, position);
         // The first run of each warms its plan and pages and is not counted.
-        if (run >= 0) times[exclude].push(Number(process.hrtime.bigint() - start) / 1e6);
+        if (run >= 0) times[i]?.push(Number(process.hrtime.bigint() - start) / 1e6);
       }
     }
-    for (const exclude of [0, 1] as const) {
-      const sorted = [...times[exclude]].sort((a, b) => a - b);
-      const page = pages[exclude] as Page;
+    for (const [i, flag] of variants.entries()) {
+      const sorted = [...(times[i] ?? [])].sort((a, b) => a - b);
+      const page = pages[i] as Page;
       const rows = (JSON.parse(page.json) as unknown[]).length;
       const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? Number.NaN;
       log(
-        `| ${name} | ${exclude ? 'on' : 'off'} | ${median(sorted).toFixed(2)} | ${p99.toFixed(2)} | ${rows} | ${page.total.toLocaleString('en')} |`,
+        `| ${name} | ${flag ?? 'none'} | ${median(sorted).toFixed(2)} | ${p99.toFixed(2)} | ${rows} | ${page.total.toLocaleString('en')} |`,
       );
     }
   }

@@ -140,6 +140,7 @@ export function toAccountFilters(body: AccountSearch & { codes?: (string | null)
     externalId: body.externalId ?? null,
     archived: body.archived ?? null,
     excludeIfAssignedToContraAccount: body.excludeIfAssignedToContraAccount ?? false,
+    excludeIfAssignedToCategory: body.excludeIfAssignedToCategory ?? false,
   };
 }
 

@@ -42,7 +42,7 @@ const V1_BETA: AccountApiVersion = {
   search: {
     body: AccountSearchSchema,
     description:
-      'Filters are ANDed: ids (any of), name (case-insensitive substring), code, externalId and archived (exact); excludeIfAssignedToContraAccount leaves out the accounts contra accounts use. Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
+      'Filters are ANDed: ids (any of), name (case-insensitive substring), code, externalId and archived (exact); excludeIfAssignedToCategory and excludeIfAssignedToContraAccount leave out the accounts bookkeeping categories and contra accounts use. Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
   },
 };
 

@@ -79,6 +79,9 @@ export const AccountSearchSchema = Type.Object({
   excludeIfAssignedToContraAccount: Type.Optional(
     Type.Boolean({ default: false, description: 'Leave out the accounts that contra accounts use' }),
   ),
+  excludeIfAssignedToCategory: Type.Optional(
+    Type.Boolean({ default: false, description: 'Leave out the accounts bookkeeping categories book to' }),
+  ),
 });
 
 export const AccountIdParams = Type.Object({ accountId: Uuid('The account') });

@@ -5,7 +5,7 @@ import type { Queryable } from '../db/database.ts';
 import type { SortColumn, SortKey } from '../db/keyset.ts';
 import { fetchPage, type Page } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
-import { excludedAccountIds } from './assigned-accounts.ts';
+import { excludedAccountIds, notAssignedConditions } from './assigned-accounts.ts';
 import type { Account } from './schemas.ts';
 
 export const ACCOUNT_SORT_COLUMNS: Record<string, SortColumn> = {
@@ -217,7 +217,9 @@ export interface AccountFilters {
   codes: (string | null)[] | null;
   externalId: string | null;
   archived: boolean | null;
+  /** Leave out the accounts contra accounts and bookkeeping categories use. */
   excludeIfAssignedToContraAccount: boolean;
+  excludeIfAssignedToCategory: boolean;
 }
 
 export interface PagePosition {
@@ -277,8 +279,7 @@ function accountConditions(filters: AccountFilters, params: SqlParams, companyTh
   if (filters.codes) conditions.push(`code = ANY(${params.add(filters.codes)}::text[])`);
   if (filters.externalId !== null) conditions.push(`external_id = ${params.add(filters.externalId)}`);
   if (filters.archived !== null) conditions.push(`archived = ${params.add(filters.archived)}`);
-  const excluded = excludedAccountIds(filters, params);
-  if (excluded) conditions.push(`id <> ALL (${excluded})`);
+  conditions.push(...notAssignedConditions(filters, params));
   return conditions;
 }
 
@@ -331,7 +332,7 @@ const holdsMost = new WeakMap<Queryable, LRUCache<string, boolean>>();
 
 /**
  * The exact number of a company's accounts, from the counters the accounts trigger keeps, less the
- * few the filters leave out for being assigned.
+ * few the filters leave out for being assigned, each looked up by its id (not joined with the company's).
  */
 function countedAccounts(filters: AccountFilters, params: SqlParams): string {
   const archived = filters.archived === null ? '' : ` AND archived = ${params.add(filters.archived)}`;

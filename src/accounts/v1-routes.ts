@@ -32,7 +32,7 @@ export function registerChartOfAccountsRoutes(app: App, deps: RouteDeps): void {
     search: {
       body: AccountSearchV1Schema,
       description:
-        'Filters are ANDed: ids and codes (any of), name (case-insensitive substring), code, externalId and archived (exact); excludeIfAssignedToContraAccount leaves out the accounts contra accounts use. excludeIfAssignedToCategory is accepted and leaves nothing out: this service has no bookkeeping categories, so no account is assigned to one. Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
+        'Filters are ANDed: ids and codes (any of), name (case-insensitive substring), code, externalId and archived (exact); excludeIfAssignedToCategory and excludeIfAssignedToContraAccount leave out the accounts bookkeeping categories and contra accounts use. Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
     },
   });
 

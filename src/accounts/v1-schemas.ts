@@ -89,13 +89,6 @@ export const AccountSearchV1Schema = Type.Object({
       Type.Null(),
     ]),
   ),
-  excludeIfAssignedToCategory: Type.Optional(
-    Type.Boolean({
-      default: false,
-      description:
-        'Leave out accounts assigned to a bookkeeping category. No bookkeeping categories exist in this service, so no account is assigned to one and the flag leaves nothing out.',
-    }),
-  ),
 });
 
 export type AccountBatchCreate = Static<typeof AccountBatchEnvelopeSchema>;

@@ -29,11 +29,10 @@ export async function searchAggregatedGroups(
  */
 function categoriesOfGroup(archived: boolean | null): string {
   const onlyArchived = archived === null ? '' : ` AND c.archived = ${archived ? 'true' : 'false'}`;
-  return `(SELECT coalesce(json_agg(json_build_object(
-      'id', c.id, 'externalId', c.external_id, 'name', c.name, 'archived', c.archived,
-      'taxCodeExternalId', c.tax_code_external_id,
-      'account', json_build_object('id', a.id, 'code', a.code, 'name', a.name, 'archived', a.archived)
-    ) ORDER BY c.name, c.id), '[]')
-    FROM bookkeeping_categories c JOIN accounts a ON a.id = c.account_id
+  return `(SELECT coalesce(json_agg(category ORDER BY c.name, c.id), '[]')
+    FROM bookkeeping_categories c JOIN accounts a ON a.id = c.account_id,
+      LATERAL (SELECT c.id, c.external_id AS "externalId", c.name, c.archived,
+        c.tax_code_external_id AS "taxCodeExternalId",
+        (SELECT row_to_json(account) FROM (SELECT a.id, a.code, a.name, a.archived) account) AS account) category
     WHERE c.group_id = ${GROUPS.table}.id${onlyArchived})`;
 }

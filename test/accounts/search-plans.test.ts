@@ -65,6 +65,7 @@ const NO_FILTERS: AccountFilters = {
   externalId: null,
   archived: null,
   excludeIfAssignedToContraAccount: false,
+  excludeIfAssignedToCategory: false,
 };
 
 /** Accounts the page statement of a search looked at, from its executed plan. */
@@ -208,5 +209,37 @@ describe('searching a large company', { timeout: 60_000 }, () => {
     ]);
     assert.equal(page.total, 10);
     assert.equal(page.hasNextPage, true);
+  });
+});
+
+describe('leaving out the accounts categories book to', { timeout: 60_000 }, () => {
+  const ASSIGNED = 1_000;
+  before(async () => {
+    // A category on every other account of the first 2,000 by name: the first page walks 200 accounts.
+    const [group] = await db.query<{ id: string }>(
+      `INSERT INTO bookkeeping_category_groups (company_id, name, type, archived) VALUES ($1, 'Plans', 'OTHER', false) RETURNING id`,
+      [companyId],
+    );
+    await db.query(
+      `INSERT INTO bookkeeping_categories (company_id, name, group_id, account_id, archived)
+       SELECT $1, 'Category ' || n, $2, id, false
+       FROM (SELECT id, row_number() OVER (ORDER BY name, id) AS n FROM accounts WHERE company_id = $1) ordered
+       WHERE n <= $3::int * 2 AND n % 2 = 1`,
+      [companyId, group?.id, ASSIGNED],
+    );
+    await db.exec('ANALYZE bookkeeping_categories');
+  });
+
+  it('walks the accounts it meets and reads the categories, not the whole company', async () => {
+    const rows = await rowsExamined({ excludeIfAssignedToCategory: true }, 'name');
+    // About 200 walked for the page, and the 1,000 assigned ones once for the total.
+    assert.ok(rows <= ASSIGNED + 300, `${rows} rows examined`);
+    const page = await searchAccounts(
+      db,
+      { ...NO_FILTERS, excludeIfAssignedToCategory: true },
+      { sort: [{ key: 'name', order: 'ASC' }], limit: 100 },
+    );
+    assert.equal(page.total, ACCOUNTS - ASSIGNED);
+    assert.equal((JSON.parse(page.json) as unknown[]).length, 100);
   });
 });
