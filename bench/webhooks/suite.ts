@@ -38,36 +38,39 @@ export async function runWebhookSuite(settings: WebhookSettings, log: (line: str
       eventType: EVENT_TYPE,
     });
     for (const kind of settings.databases) {
-      const headers = notificationHeaders(
-        {
-          messageId: RAW_MESSAGE_ID,
-          endpointUrl: '',
-          eventId: '',
-          eventType: EVENT_TYPE,
-          data: null,
-          secrets: [`whsec_${Buffer.alloc(32, 7).toString('base64')}`],
-          customHeaders: {},
-        },
-        body,
-        Math.floor(Date.now() / 1000),
-      );
-      const request = { urls: farm.urls, body, headers, concurrency: settings.rawConcurrency };
-      // Untimed first: connections open and the JIT warm, as the worker's are by its 1,000th message.
-      await runRawPosts({ ...request, total: 1000 });
-      await farm.reset();
-      const raw = await runRawPosts({ ...request, total: settings.messages });
-      figures.raw[kind] = raw;
-      log(`raw undici Pool POSTs before ${kind}: ${Math.round(raw.rps)} per second`);
-      figures.delivery.push(
-        await benchDelivery({
-          kind,
-          adminUrl: settings.adminUrl,
-          farm,
-          messages: settings.messages,
-          latencySamples: settings.latencySamples,
-          log,
-        }),
-      );
+      // BENCH_WEBHOOK_MESSAGES=0: the backlog drain alone.
+      if (settings.messages > 0) {
+        const headers = notificationHeaders(
+          {
+            messageId: RAW_MESSAGE_ID,
+            endpointUrl: '',
+            eventId: '',
+            eventType: EVENT_TYPE,
+            data: null,
+            secrets: [`whsec_${Buffer.alloc(32, 7).toString('base64')}`],
+            customHeaders: {},
+          },
+          body,
+          Math.floor(Date.now() / 1000),
+        );
+        const request = { urls: farm.urls, body, headers, concurrency: settings.rawConcurrency };
+        // Untimed first: connections open and the JIT warm, as the worker's are by its 1,000th message.
+        await runRawPosts({ ...request, total: 1000 });
+        await farm.reset();
+        const raw = await runRawPosts({ ...request, total: settings.messages });
+        figures.raw[kind] = raw;
+        log(`raw undici Pool POSTs before ${kind}: ${Math.round(raw.rps)} per second`);
+        figures.delivery.push(
+          await benchDelivery({
+            kind,
+            adminUrl: settings.adminUrl,
+            farm,
+            messages: settings.messages,
+            latencySamples: settings.latencySamples,
+            log,
+          }),
+        );
+      }
       if (settings.backlog > 0) {
         figures.backlog.push(
           await benchBacklogDrain({

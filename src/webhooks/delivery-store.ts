@@ -16,8 +16,10 @@ export interface ClaimOptions {
   workerId: string;
   leaseMs: number;
   limit: number;
-  /** Subscriptions at their concurrency cap in this process: none of their messages is claimed. */
-  excludedSubscriptions: readonly string[];
+  /** Attempts in flight at once to one subscription in this worker: no claim takes more. */
+  perSubscription: number;
+  /** Attempts this worker has in flight, per subscription id. */
+  busy: ReadonlyMap<string, number>;
 }
 
 interface ClaimedRow {
@@ -35,9 +37,10 @@ interface ClaimedRow {
 }
 
 /**
- * Leases up to `limit` due messages, earliest first, with what sending them needs. A message is due
- * when pending, its time has come and no live lease holds it; due_messages_for_claim (migration
- * 0011) finds them in queue order.
+ * Leases up to `limit` due messages with what sending them needs: of each subscription at most its
+ * free slots (`perSubscription` less `busy`), earliest first, so that a backlogged endpoint never
+ * stands in front of another's messages. A message is due when pending, its time has come and no
+ * live lease holds it; due_messages_in_fair_shares (migration 0026) finds them.
  *
  * A due message of a subscription the service stopped (status_reason, e.g. its client was revoked)
  * is failed unsent instead of leased. Revoking fails the pending messages itself; this catches those
@@ -52,7 +55,7 @@ interface ClaimedRow {
 export async function claimDueMessages(db: Queryable, options: ClaimOptions): Promise<ClaimedMessage[]> {
   const rows = await db.query<ClaimedRow>(
     `WITH relaxed AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true)),
-     due AS (SELECT id FROM due_messages_for_claim($4, $3::uuid[]) AS id, relaxed),
+     due AS (SELECT id FROM due_messages_in_fair_shares($3, $4, $5::uuid[], $6::int[]) AS id, relaxed),
      claimed AS (
        UPDATE messages m SET
          leased_until = CASE WHEN sub.status_reason IS NULL THEN now() + $2 * interval '1 millisecond' END,
@@ -72,7 +75,14 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
              ORDER BY k.created_at DESC) AS secrets
      FROM claimed c JOIN events e ON e.id = c.event_id JOIN subscriptions s ON s.id = c.subscription_id
      WHERE c.status = 'pending'`,
-    [options.workerId, options.leaseMs, options.excludedSubscriptions, options.limit],
+    [
+      options.workerId,
+      options.leaseMs,
+      options.limit,
+      options.perSubscription,
+      [...options.busy.keys()],
+      [...options.busy.values()],
+    ],
   );
   return rows.map((row) => ({
     messageId: row.messageId,
@@ -89,7 +99,7 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
   }));
 }
 
-/** Gives claimed messages back at once (claimed beyond a subscription's cap). */
+/** Gives claimed messages back at once (claimed while the worker began to stop). */
 export async function releaseMessages(db: Queryable, workerId: string, messageIds: readonly string[]): Promise<void> {
   await db.query(
     `UPDATE messages SET leased_until = NULL, leased_by = NULL
@@ -187,20 +197,16 @@ export async function recordAttempts(
 }
 
 /**
- * Milliseconds until the earliest pending message that is not leased and not of an excluded
- * subscription falls due (0 when one is due already), or undefined when there is none.
+ * Milliseconds until the earliest pending message that is not yet due falls due, or undefined when
+ * there is none: the retry timer. Due messages need no timer: a claim pass takes those it has slots
+ * for, and an attempt that ends frees a slot and wakes the worker. One step into messages_due_idx.
  */
-export async function millisUntilNextDue(
-  db: Queryable,
-  excludedSubscriptions: readonly string[],
-): Promise<number | undefined> {
+export async function millisUntilNextDue(db: Queryable): Promise<number | undefined> {
   const [row] = await db.query<{ ms: number }>(
-    `SELECT GREATEST(0, ceil(extract(epoch FROM next_attempt_at - now()) * 1000))::float8 AS ms
+    `SELECT ceil(extract(epoch FROM next_attempt_at - now()) * 1000)::float8 AS ms
      FROM messages
-     WHERE status = 'pending' AND (leased_until IS NULL OR leased_until < now())
-       AND subscription_id <> ALL($1::uuid[])
+     WHERE status = 'pending' AND next_attempt_at > now()
      ORDER BY next_attempt_at LIMIT 1`,
-    [excludedSubscriptions],
   );
   return row?.ms;
 }

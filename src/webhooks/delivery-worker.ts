@@ -105,8 +105,6 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   let wakeAgain = false;
   let dueTimer: NodeJS.Timeout | undefined;
 
-  const saturated = () => [...perSubscription].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
-
   /** Runs a claim pass now, or right after the one running; none while backing off from a failure. */
   function wake(): void {
     if (stopping || Date.now() < backOffUntil) return;
@@ -151,33 +149,41 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       await releaseLeasesExcept(db, workerId, [...inFlight]);
       leasesToRelease = false;
     }
+    // Before the claims: a message that falls due after this look is due when they run.
+    await scheduleNextDue();
     for (let i = 0; i < MAX_CLAIMS_PER_PASS && !stopping; i++) {
       const free = freeSlots();
       if (free <= 0) return; // an attempt ending wakes the worker
       const limit = Math.min(CLAIM_BATCH, free);
-      const claimed = await claimDueMessages(db, { workerId, leaseMs, limit, excludedSubscriptions: saturated() });
-      const excess: string[] = [];
-      for (const message of claimed) {
-        const busy = perSubscription.get(message.subscriptionId) ?? 0;
-        if (busy >= perEndpoint || stopping) excess.push(message.messageId);
-        else start(message);
+      // The claim itself keeps the per-endpoint cap: at most each subscription's free slots.
+      const claimed = await claimDueMessages(db, {
+        workerId,
+        leaseMs,
+        limit,
+        perSubscription: perEndpoint,
+        busy: perSubscription,
+      });
+      if (stopping) {
+        const ids = claimed.map((message) => message.messageId);
+        if (ids.length > 0) await releaseMessages(db, workerId, ids);
+        return;
       }
-      if (excess.length > 0) await releaseMessages(db, workerId, excess);
-      if (claimed.length < limit) break;
+      for (const message of claimed) start(message);
+      if (claimed.length < limit) return;
     }
-    await scheduleNextDue();
   }
 
-  /** Sets the timer for the earliest retry that is not yet due, so short waits fire on time. */
+  /**
+   * Sets the timer for the earliest message not yet due, so short retry waits fire on time. Due
+   * messages need none: the claims that follow take them, or an ending attempt frees their slot.
+   */
   async function scheduleNextDue(): Promise<void> {
     if (stopping || freeSlots() <= 0) return;
-    const ms = await millisUntilNextDue(db, saturated());
+    const ms = await millisUntilNextDue(db);
     clearTimeout(dueTimer);
     dueTimer = undefined;
     if (ms === undefined || stopping) return;
-    // Something due but not claimed is held by another worker's lock, or waits for a slot here:
-    // look again soon rather than spin.
-    dueTimer = setTimeout(wake, Math.max(ms, 5));
+    dueTimer = setTimeout(wake, ms);
     dueTimer.unref();
   }
 

@@ -117,7 +117,8 @@ describe('recordAttempts on the database', () => {
       workerId: `test-${randomUUID()}`,
       leaseMs: 60_000,
       limit: 10,
-      excludedSubscriptions: [],
+      perSubscription: 8,
+      busy: new Map(),
     });
     assert.equal(claimed.length, 1);
     // The pool hands the connection just released to the next query.
@@ -137,7 +138,8 @@ describe('recordAttempts on the database', () => {
       workerId,
       leaseMs: 60_000,
       limit: 10,
-      excludedSubscriptions: [],
+      perSubscription: 8,
+      busy: new Map(),
     });
     assert.equal(claimed.length, 3);
     const [delivered, retried, stolen] = claimed.map((m) => m.messageId) as [string, string, string];

@@ -1,12 +1,14 @@
-// A claim reads the head of the queue, not the whole backlog (migration 0011). On a queue table that
-// has never been analyzed, as after a burst on PostgreSQL and always on PGlite, a planner left to
-// itself reads every due message and sorts them to take the first 64.
+// A claim takes each subscription's fair share and reads what it takes, not the backlog behind it
+// (migration 0026). On a queue table that has never been analyzed, as after a burst on PostgreSQL and
+// always on PGlite, a planner left to itself would read every due message and sort them; and a walk
+// of the due messages in time order past a subscription at its cap reads that subscription's whole
+// backlog before reaching anyone else's message.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../../src/db/database.ts';
 import { openTestDatabase } from '../../support/database.ts';
-import { insertSubscription, recordEvents } from '../../support/delivery-fixtures.ts';
+import { EVENT_TYPE, insertSubscription } from '../../support/delivery-fixtures.ts';
 
 interface ExplainedPlan {
   Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number };
@@ -19,42 +21,135 @@ before(async () => {
 });
 after(() => db.close());
 
-/** Buffer reads of taking one batch of 64, in a transaction rolled back so that nothing stays locked. */
-async function blocksOfOneClaim(): Promise<number> {
-  let blocks = 0;
+const PER_SUBSCRIPTION = 8;
+
+/** What one claim of 64 would take: message ids per subscription, and the buffer blocks it read. */
+async function claimOnce(
+  busy: Map<string, number> = new Map(),
+): Promise<{ taken: Map<string, number>; blocks: number }> {
+  const args = [PER_SUBSCRIPTION, [...busy.keys()], [...busy.values()]];
+  const call = 'due_messages_in_fair_shares(64, $1, $2::uuid[], $3::int[])';
+  let result = { taken: new Map<string, number>(), blocks: 0 };
+  // Rolled back, so that nothing stays locked or leased.
   await db
     .transaction(async (tx) => {
       const [row] = await tx.query<{ 'QUERY PLAN': ExplainedPlan[] | string }>(
-        "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM due_messages_for_claim(64, '{}')",
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM ${call}`,
+        args,
       );
       const plan = row?.['QUERY PLAN'];
       const [explained] = typeof plan === 'string' ? (JSON.parse(plan) as ExplainedPlan[]) : (plan ?? []);
       assert.ok(explained, 'EXPLAIN answered a plan');
-      blocks = explained.Plan['Shared Hit Blocks'] + explained.Plan['Shared Read Blocks'];
+      const taken = await tx.query<{ subscriptionId: string; n: number }>(
+        `SELECT m.subscription_id AS "subscriptionId", count(*)::int AS n
+         FROM ${call} AS claimed(id) JOIN messages m ON m.id = claimed.id GROUP BY m.subscription_id`,
+        args,
+      );
+      result = {
+        taken: new Map(taken.map((t) => [t.subscriptionId, t.n])),
+        blocks: explained.Plan['Shared Hit Blocks'] + explained.Plan['Shared Read Blocks'],
+      };
       throw new RolledBack();
     })
     .catch((error: unknown) => {
       if (!(error instanceof RolledBack)) throw error;
     });
-  return blocks;
+  return result;
 }
 
 class RolledBack extends Error {}
 
-describe('claiming from a large backlog', { timeout: 60_000 }, () => {
-  it('reads as much for a batch from a backlog of 15,000 as from one of 5,000, without statistics', async () => {
-    const companyId = randomUUID();
-    for (let i = 0; i < 20; i++)
-      await insertSubscription(db, { endpointUrl: `https://hooks.example.com/${i}`, companyId });
-    await recordEvents(db, companyId, 250, 50); // 5,000 due messages
-    const fromSmall = await blocksOfOneClaim();
-    await recordEvents(db, companyId, 500, 50); // 10,000 more
-    const fromLarge = await blocksOfOneClaim();
+/**
+ * `count` due messages for each subscription, of as many events, falling due a millisecond apart
+ * after every message queued before (one statement; recordEvent would take minutes for a backlog).
+ */
+let queued = 0;
+async function queueMessages(subscriptions: readonly string[], count: number): Promise<void> {
+  await db.query(
+    `WITH new_events AS (
+       INSERT INTO events (event_type, company_id, data)
+       SELECT $1, gen_random_uuid(), '{}'::jsonb FROM generate_series(1, $2)
+       RETURNING id
+     ), numbered AS (SELECT id, row_number() OVER () AS n FROM new_events)
+     INSERT INTO messages (id, subscription_id, event_id, next_attempt_at)
+     SELECT new_message_id(), s.id, e.id, timestamptz '2020-01-01' + ($4 + e.n) * interval '1 millisecond'
+     FROM numbered e CROSS JOIN unnest($3::uuid[]) AS s(id)`,
+    [EVENT_TYPE, count, subscriptions, queued],
+  );
+  queued += count;
+}
 
-    assert.ok(fromSmall > 0);
+describe('claiming from a large backlog', { timeout: 120_000 }, () => {
+  it('takes at most the free slots of each subscription, and reads as much beside 15,000 messages as beside 5,000', async () => {
+    const companyId = randomUUID();
+    const subscriptions: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const { id } = await insertSubscription(db, { endpointUrl: `https://hooks.example.com/${i}`, companyId });
+      subscriptions.push(id);
+    }
+    await queueMessages(subscriptions, 250); // 5,000 due messages
+    const small = await claimOnce();
+    await queueMessages(subscriptions, 500); // 10,000 more
+    const large = await claimOnce();
+
+    // 20 subscriptions of 8 free slots each would give 160: the batch of 64 is the limit.
+    assert.equal(
+      [...large.taken.values()].reduce((a, b) => a + b, 0),
+      64,
+    );
+    assert.ok(Math.max(...large.taken.values()) <= PER_SUBSCRIPTION);
+    assert.ok(small.blocks > 0);
     assert.ok(
-      fromLarge < fromSmall * 1.5,
-      `a batch read ${fromSmall} blocks of 5,000 messages, ${fromLarge} of 15,000`,
+      large.blocks < small.blocks * 1.5,
+      `a claim read ${small.blocks} blocks of 5,000 messages, ${large.blocks} of 15,000`,
+    );
+
+    // A subscription with 6 in flight gets 2 more; one with 8 in flight gets none.
+    const [partly, full] = subscriptions as [string, string];
+    const capped = await claimOnce(
+      new Map([
+        [partly, 6],
+        [full, PER_SUBSCRIPTION],
+      ]),
+    );
+    assert.equal(capped.taken.get(partly), 2);
+    assert.equal(capped.taken.get(full), undefined);
+  });
+
+  it("reaches another endpoint's new message behind a backlog whose endpoint is at its cap, reading as little beside 15,000 as beside 5,000", async () => {
+    const backlogCompany = randomUUID();
+    const healthyCompany = randomUUID();
+    const backlog = await insertSubscription(db, {
+      endpointUrl: 'https://backlog.example.com/',
+      companyId: backlogCompany,
+    });
+    const healthy = await insertSubscription(db, {
+      endpointUrl: 'https://healthy.example.com/',
+      companyId: healthyCompany,
+    });
+    await db.query("UPDATE messages SET status = 'delivered' WHERE status = 'pending'"); // the previous test's
+    // The healthy endpoint's messages are queued after the backlog, as new events are.
+    await queueMessages([backlog.id], 5000);
+    await queueMessages([healthy.id], 1);
+    const atCap = new Map([[backlog.id, PER_SUBSCRIPTION]]);
+    const small = await claimOnce(atCap);
+    await queueMessages([backlog.id], 10_000);
+    await queueMessages([healthy.id], 1);
+    const large = await claimOnce(atCap);
+
+    assert.deepEqual([...large.taken], [[healthy.id, 2]]);
+    assert.ok(
+      large.blocks < small.blocks * 1.5,
+      `a claim read ${small.blocks} blocks beside 5,000 messages, ${large.blocks} beside 15,000`,
+    );
+    // With one slot free, the backlog gets one message and the healthy endpoint both of its own.
+    const oneFree = await claimOnce(new Map([[backlog.id, PER_SUBSCRIPTION - 1]]));
+    assert.deepEqual(
+      oneFree.taken,
+      new Map([
+        [backlog.id, 1],
+        [healthy.id, 2],
+      ]),
     );
   });
 });
