@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { BODY_LIMIT } from '../../src/http/json-body.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
-import { assertMatchesReference } from '../support/reference-chart-of-accounts.ts';
+import { assertMatchesReference } from '../support/reference-schemas.ts';
 
 // POST /v1/chart-of-accounts/batch (docs/decisions/chart-of-accounts-v1.md): each item created or
 // failed on its own; a replayed batch reports no false failures; concurrent batches make one row

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { basic, startCredentialsApp } from '../credentials/support.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
-import { assertMatchesReference } from '../support/reference-chart-of-accounts.ts';
+import { assertMatchesReference } from '../support/reference-schemas.ts';
 import { itEnforcesAccess } from '../support/security.ts';
 
 // /v1/chart-of-accounts over the accounts of /v1-beta/accounts (docs/decisions/chart-of-accounts-v1.md).

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../support/harness.ts';
+import { assertMatchesReference } from '../support/reference-schemas.ts';
 import { itEnforcesAccess } from '../support/security.ts';
 
 let t: TestApp;
@@ -99,6 +100,7 @@ describe('POST /v0/tax-codes:calculate-tax-amounts', () => {
         },
       },
     });
+    assertMatchesReference('DataResponseCalculateTaxesResponse', response.body);
     const none = await calculate({});
     assert.equal(none.status, 200, none.text);
     assert.deepEqual(none.body, { data: { taxes: {} } });

@@ -1,8 +1,8 @@
-// Response schemas of the reference's chart-of-accounts v1 file (pleo-chart-of-accounts-v1
-// openapi, info.version 24.9.0), copied as published (OpenAPI 3.0: `nullable`), so tests can check
-// that answers match the reference as well as our own document. The reference allows only objects
-// (or null) as metadata values, where the service keeps any JSON: tests that check against these
-// schemas use object values.
+// Response schemas of the reference's files, copied as published (OpenAPI 3.0: `nullable`), so
+// tests can check that answers match the reference as well as our own document: chart-of-accounts
+// v1 (pleo-chart-of-accounts-v1 openapi, info.version 24.9.0) and the tax calculation (pleo-tax-codes
+// openapi). The reference allows only objects (or null) as metadata values, where the service keeps
+// any JSON: tests that check against these schemas use object values.
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 
@@ -38,6 +38,12 @@ const batchItem = {
     name: { type: 'string', maxLength: 255, minLength: 0 },
     taxCodeExternalId: { type: 'string', nullable: true },
   },
+};
+
+const money = {
+  type: 'object',
+  required: ['currency', 'minors'],
+  properties: { currency: { type: 'string' }, minors: { type: 'integer' } },
 };
 
 const pageOrder = {
@@ -112,6 +118,36 @@ export const REFERENCE_SCHEMAS = {
           hasPreviousPage: { type: 'boolean' },
           startCursor: { type: 'string' },
           total: { type: 'integer' },
+        },
+      },
+    },
+  },
+  DataResponseCalculateTaxesResponse: {
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: {
+        type: 'object',
+        required: ['taxes'],
+        properties: {
+          taxes: {
+            type: 'object',
+            additionalProperties: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['amountTaxBreakdown', 'id'],
+                properties: {
+                  amountTaxBreakdown: {
+                    type: 'object',
+                    required: ['gross', 'net', 'tax'],
+                    properties: { gross: money, net: money, tax: money },
+                  },
+                  id: { type: 'string' },
+                },
+              },
+            },
+          },
         },
       },
     },
