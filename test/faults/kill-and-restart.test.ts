@@ -133,11 +133,16 @@ describe(`a service killed with SIGKILL and started again at once (${TEST_DATABA
     assert.equal(delivered.id, queued.id, 'delivered under the webhook-id it had before the kill');
     assert.equal(new Set(receiver.requests.map((r) => r.id)).size, 1, 'one message, whatever the attempts');
     assert.doesNotThrow(() => new Webhook(secret).verify(delivered.body, signatureHeaders(delivered)));
-    const listed = await call(second, 'GET', `/v1/subscriptions/${subscriptionId}/messages`);
-    assert.deepEqual(
-      ((await listed.json()).data as { id: string; status: string }[]).map(({ id, status }) => ({ id, status })),
-      [{ id: queued.id, status: 'delivered' }],
-    );
+    // The worker records the attempt once the response has come, a moment after the receiver saw it.
+    const listMessages = async () => {
+      const listed = await call(second, 'GET', `/v1/subscriptions/${subscriptionId}/messages`);
+      return ((await listed.json()).data as { id: string; status: string }[]).map(({ id, status }) => ({ id, status }));
+    };
+    const recorded = await untilFound(async () => {
+      const messages = await listMessages();
+      return messages.every((message) => message.status !== 'pending') ? messages : undefined;
+    });
+    assert.deepEqual(recorded, [{ id: queued.id, status: 'delivered' }]);
     t.diagnostic(`${acknowledged.length} accounts acknowledged, all there after the restart`);
     await second.stop();
   });
