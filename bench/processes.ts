@@ -22,11 +22,17 @@ export interface ChildOptions {
   env?: Record<string, string>;
 }
 
+export interface ServiceOptions extends ChildOptions {
+  /** `api` (the default) or `all`, which runs the delivery worker in the same process. */
+  role?: 'api' | 'all';
+}
+
 const ROOT = new URL('../', import.meta.url);
 
-/** `ledgerhook serve --role api` with `env`, once /health/ready answers 200. */
-export function startService(env: Record<string, string>, options?: ChildOptions): Promise<Child> {
-  return startChild('src/main.ts', ['serve', '--role', 'api'], env, '/health/ready', options);
+/** `ledgerhook serve --role api` (or `options.role`) with `env`, once /health/ready answers 200. */
+export function startService(env: Record<string, string>, options: ServiceOptions = {}): Promise<Child> {
+  const { role = 'api', ...childOptions } = options;
+  return startChild('src/main.ts', ['serve', '--role', role], env, '/health/ready', childOptions);
 }
 
 /** The bare node:http server answering `body` to every request. */
@@ -83,7 +89,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-function freePort(): Promise<number> {
+/** A port no one listens on at the moment. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

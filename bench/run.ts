@@ -13,10 +13,15 @@
 // creates, 16 clients each, and one batch's latency (bench/chart-suite.ts).
 // dashboard (not run by default): the dashboard's first page of messages of a subscription with
 // 1,000,000 of them, in Chromium and from the API (bench/dashboard-suite.ts).
+// retention (not run by default): webhook retention under a sustained load of events and reads, with
+// a short retention against retention off: rows left and latencies (bench/webhooks/retention-load.ts).
 //
-//   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions, cpu, chart, dashboard)
+//   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions, cpu, chart, dashboard, retention)
 //   BENCH_DASHBOARD_MESSAGES=1000000, BENCH_DASHBOARD_SAMPLES=20  the dashboard suite
 //   BENCH_CHART_ACCOUNTS=20000, BENCH_CHART_CLIENTS=16, BENCH_CHART_LATENCY_BATCHES=100  the chart suite
+//   BENCH_RETENTION=5s, BENCH_RETENTION_SECONDS=60, BENCH_RETENTION_EVENTS=100, BENCH_RETENTION_READS=200,
+//   BENCH_RETENTION_ROUNDS=2   the retention suite: WEBHOOK_RETENTION, timed seconds, events and reads per
+//                              second, runs of each (off and on alternate)
 //   BENCH_INSTRUCTION_REQUESTS=4000, BENCH_INSTRUCTION_WARMUP=40000  counted and uncounted requests
 //   BENCH_INSTRUCTION_CONNECTIONS=4  1 makes every lookup its own statement: the steadiest count
 //   BENCH_CPU_ROUNDS=3         interleaved service and bare-server rounds of the cpu suite
@@ -46,6 +51,7 @@ import { describePageDepth } from './page-depth.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
 import { getByIdRequests, sampleBody, userToken } from './scenarios.ts';
 import { describeSlices } from './slices.ts';
+import { formatRetentionTable, type RetentionFigures, runRetentionLoad } from './webhooks/retention-load.ts';
 import { formatWebhookTable, runWebhookSuite, type WebhookFigures } from './webhooks/suite.ts';
 
 const env = process.env;
@@ -77,6 +83,14 @@ const settings = {
     clients: Number(env.BENCH_CHART_CLIENTS ?? 16),
     latencyBatches: Number(env.BENCH_CHART_LATENCY_BATCHES ?? 100),
   },
+  retention: {
+    retention: env.BENCH_RETENTION ?? '5s',
+    seconds: Number(env.BENCH_RETENTION_SECONDS ?? 60),
+    warmupSeconds: 5,
+    eventsPerSecond: Number(env.BENCH_RETENTION_EVENTS ?? 100),
+    readsPerSecond: Number(env.BENCH_RETENTION_READS ?? 200),
+    rounds: Number(env.BENCH_RETENTION_ROUNDS ?? 2),
+  },
   dashboard: {
     messages: Number(env.BENCH_DASHBOARD_MESSAGES ?? 1_000_000),
     samples: Number(env.BENCH_DASHBOARD_SAMPLES ?? 20),
@@ -90,7 +104,7 @@ const settings = {
   },
 };
 for (const suite of settings.suites) {
-  if (!['accounts', 'webhooks', 'instructions', 'cpu', 'chart', 'dashboard'].includes(suite))
+  if (!['accounts', 'webhooks', 'instructions', 'cpu', 'chart', 'dashboard', 'retention'].includes(suite))
     throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
 }
 for (const kind of settings.databases) {
@@ -139,6 +153,14 @@ let dashboard: DashboardFigures[] | undefined;
 if (settings.suites.includes('dashboard')) {
   dashboard = await runDashboardSuite(
     { ...settings.dashboard, databases: settings.databases, adminUrl: settings.adminUrl },
+    log,
+  );
+}
+
+let retention: RetentionFigures[] | undefined;
+if (settings.suites.includes('retention')) {
+  retention = await runRetentionLoad(
+    { ...settings.retention, databases: settings.databases, adminUrl: settings.adminUrl, secret },
     log,
   );
 }
@@ -192,6 +214,7 @@ if (cpu) {
 }
 if (chart) console.log(`\n${formatChartTable(chart, settings.chart)}\n`);
 if (dashboard) console.log(`\n${formatDashboardTable(dashboard)}\n`);
+if (retention) console.log(`\n${formatRetentionTable(retention, settings.retention)}\n`);
 if (webhooks) {
   console.log(`\n${formatWebhookTable(webhooks)}\n`);
   console.log(
@@ -221,6 +244,7 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
   webhooks,
   chart,
   dashboard,
+  retention,
 });
 
 /**
