@@ -1,7 +1,7 @@
 // CPU time per get-by-id request, by process: the service, PostgreSQL's processes and the load
 // generator, beside the bare server and its load generator. Requests per second on two shared cores
 // move ±8 % with the machine; CPU per request moves less and says which process spends it, which is
-// where a change to the service shows (docs/performance.md, "Where get-by-id's time goes").
+// where a change to the service shows (docs/decisions/performance-findings.md, "Where get-by-id's time goes").
 // Read from /proc (Linux): user + system ticks of each process over the timed load.
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';

@@ -1,7 +1,7 @@
 // Whether the machine waited on its disk during a measurement: Linux's pressure-stall figure for I/O
 // (/proc/pressure/io, "some": the time at least one task was stalled waiting for I/O). A page figure
 // taken while the disk was read says more about the disk than about the service (a VM that reclaims
-// its page cache sends a PostgreSQL walk to the disk: docs/performance.md).
+// its page cache sends a PostgreSQL walk to the disk: docs/decisions/performance-findings.md).
 import { readFileSync } from 'node:fs';
 
 /** Microseconds some task has been stalled on I/O since boot; undefined where Linux does not say. */
