@@ -23,6 +23,40 @@ const text = async (locator: Locator) => (await locator.textContent()) ?? '';
 const shot = (name: string, target: Page = page) =>
   target.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 
+/** The subscription's signing secret as the API answers it now. */
+async function currentSecret(): Promise<string> {
+  const auth = { authorization: `Bearer ${f.client.apiKeyValue}` };
+  const answer = await f.service.request('GET', `/v1/subscriptions/${subscriptionId}/secret`, { headers: auth });
+  assert.equal(answer.status, 200, answer.text);
+  return answer.body.data.secretKey;
+}
+
+/** Lets the dashboard's origin read and write the clipboard; answers that origin. */
+async function grantClipboard(target: Page): Promise<string> {
+  const origin = new URL(f.url).origin;
+  await target.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  return origin;
+}
+
+/**
+ * Denies the origin clipboard writes until the answered function is called. Playwright can grant a
+ * permission but not deny one, so this goes through the DevTools protocol, whose session must stay
+ * open: Chromium drops a session's permission settings when it detaches.
+ */
+async function denyClipboardWrite(target: Page, origin: string): Promise<() => Promise<void>> {
+  const pageSession = await target.context().newCDPSession(target);
+  const { targetInfo } = await pageSession.send('Target.getTargetInfo');
+  await pageSession.detach();
+  const browserSession = await f.browser.newBrowserCDPSession();
+  await browserSession.send('Browser.setPermission', {
+    permission: { name: 'clipboard-write' },
+    setting: 'denied',
+    origin,
+    browserContextId: targetInfo.browserContextId,
+  });
+  return () => browserSession.detach();
+}
+
 before(async () => {
   f = await startDashboardFixture();
   // A subscription whose receiver fails every attempt with a hostile body: its message ends failed.
@@ -132,16 +166,48 @@ describe('the dashboard in a browser', { timeout: 180_000 }, () => {
   it('reveals the signing secret, and rotates it after a confirmation', async () => {
     await page.getByRole('button', { name: 'Reveal secret' }).click();
     const before = await text(page.getByTestId('secret'));
-    const auth = { authorization: `Bearer ${f.client.apiKeyValue}` };
-    const current = () => f.service.request('GET', `/v1/subscriptions/${subscriptionId}/secret`, { headers: auth });
-    assert.equal(before, (await current()).body.data.secretKey);
+    assert.equal(before, await currentSecret());
     await page.getByRole('button', { name: 'Rotate secret…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
     await dialog.getByRole('button', { name: 'Rotate secret' }).click();
     await page.getByText('Rotated.').waitFor();
     const rotated = await text(page.getByTestId('secret'));
     assert.notEqual(rotated, before);
-    assert.equal(rotated, (await current()).body.data.secretKey);
+    assert.equal(rotated, await currentSecret());
+  });
+
+  it('copies exactly the revealed secret to the clipboard, and says so', async () => {
+    const card = page.getByRole('region', { name: 'Signing secret' });
+    const status = card.locator('[aria-live]');
+    await grantClipboard(page);
+    await page.evaluate(() => navigator.clipboard.writeText('not the secret'));
+    const shown = await text(card.getByTestId('secret'));
+    assert.equal(shown, await currentSecret());
+    await card.getByRole('button', { name: 'Copy', exact: true }).click();
+    await status.filter({ hasText: 'Copied' }).waitFor();
+    assert.equal(await text(status), 'Copied to the clipboard.');
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), shown);
+  });
+
+  it('selects the secret and says to press Ctrl+C when the clipboard refuses the write', async () => {
+    const card = page.getByRole('region', { name: 'Signing secret' });
+    const status = card.locator('[aria-live]');
+    const origin = await grantClipboard(page);
+    await page.evaluate(() => navigator.clipboard.writeText('not the secret'));
+    const allowAgain = await denyClipboardWrite(page, origin);
+    try {
+      await page.evaluate(() => getSelection()?.removeAllRanges());
+      const shown = await text(card.getByTestId('secret'));
+      assert.equal(shown, await currentSecret());
+      await card.getByRole('button', { name: 'Copy', exact: true }).click();
+      await status.filter({ hasText: 'Ctrl+C' }).waitFor();
+      assert.equal(await text(status), 'Selected: press Ctrl+C (⌘C) to copy.');
+      assert.equal(await page.evaluate(() => getSelection()?.toString()), shown);
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'not the secret');
+    } finally {
+      await allowAgain();
+      await page.context().clearPermissions();
+    }
   });
 
   it('lets the keyboard reach every control of every view, with a visible focus', async () => {
