@@ -327,6 +327,22 @@ describe('the dashboard in a browser', { timeout: 180_000 }, () => {
     assert.equal(await page.evaluate(() => sessionStorage.length), 0);
   });
 
+  it('explains a fault of the page itself (not a refused call) instead of breaking the view', async () => {
+    const shown = await page.evaluate(async () => {
+      const problemModule = './problem.js';
+      const { problemBlock } = await import(problemModule);
+      const fault = new TypeError("Cannot read properties of undefined (reading 'map')");
+      const block: HTMLElement = problemBlock(fault, () => {});
+      return [block.getAttribute('role'), ...[...block.children].map((child) => child.textContent)];
+    });
+    assert.deepEqual(shown, [
+      'alert',
+      'This page failed',
+      "Cannot read properties of undefined (reading 'map'). Reload the page to try again.",
+      'Try again',
+    ]);
+  });
+
   it('runs under a policy that refuses any string put into the page as HTML', async () => {
     const outcome = await page.evaluate(() => {
       try {

@@ -8,17 +8,25 @@ const SERVICE = new URL('../', location.href);
 
 /** An answer other than 2xx, with the problem+json fields the page branches on. */
 export class ApiProblem extends Error {
-  constructor(status, body, retryAfter) {
+  /**
+   * @param {number} status 0 when the service did not answer
+   * @param {any} body the parsed problem+json (or OAuth error) body, if any
+   * @param {number | null} [retryAfter]
+   */
+  constructor(status, body, retryAfter = null) {
     super(body?.detail ?? body?.error_description ?? body?.title ?? `HTTP ${status}`);
     this.status = status;
     this.type = body?.type ?? body?.error ?? null;
+    /** @type {{ path?: string, field?: string, message?: string }[]} */
     this.errors = Array.isArray(body?.errors) ? body.errors : [];
     /** Seconds to wait (429), from Retry-After. */
     this.retryAfter = retryAfter;
   }
 }
 
-/** The signed-in credential: { kind: 'apiKey' | 'client' | 'token', bearer, label, expiresAt? } or null. */
+/** @typedef {'apiKey' | 'client' | 'token'} CredentialKind */
+
+/** The signed-in credential: { kind: CredentialKind, bearer, label, expiresAt? } or null. */
 export function credential() {
   try {
     return JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null');
@@ -69,6 +77,8 @@ async function send(method, path, init) {
  * Checks a credential with a call every credential may make, then keeps it. An API key and a pasted
  * token are sent as they are; a client id and secret are exchanged at /oauth/token for a token, and
  * only the token is kept.
+ * @param {CredentialKind} kind
+ * @param {{ secret: string, clientId: string, clientSecret: string }} values
  */
 export async function signIn(kind, values) {
   let stored;

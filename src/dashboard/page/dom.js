@@ -2,23 +2,36 @@
 // here parses a string as HTML (payloads and response bodies are untrusted), and the page's
 // Content-Security-Policy (Trusted Types) makes the browser refuse it anywhere else too.
 
+/** @typedef {Node | string | number | false | null | undefined | Child[]} Child */
+
 /**
  * `h('button', { class: 'primary', onclick: save }, 'Save')`. Props starting with `on` add event
  * listeners; `false`, `null` and `undefined` props are left out; children may be nested arrays,
- * strings, numbers, nodes, or null (skipped).
+ * strings, numbers, nodes, or null (skipped). The element's type follows the tag (`h('select')` is an
+ * `HTMLSelectElement`).
+ * @template {keyof HTMLElementTagNameMap} Tag
+ * @param {Tag} tag
+ * @param {Record<string, unknown> | null} [props]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[Tag]}
  */
 export function h(tag, props = {}, ...children) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(props ?? {})) {
     if (value === false || value === null || value === undefined) continue;
-    if (name.startsWith('on') && typeof value === 'function') element.addEventListener(name.slice(2), value);
-    else if (name === 'value' || name === 'checked') element[name] = value;
+    if (name.startsWith('on') && typeof value === 'function')
+      element.addEventListener(name.slice(2), /** @type {EventListener} */ (value));
+    else if (name === 'value' || name === 'checked') Object.assign(element, { [name]: value });
     else element.setAttribute(name, value === true ? '' : String(value));
   }
   append(element, children);
   return element;
 }
 
+/**
+ * @param {Element} parent
+ * @param {Child[]} children
+ */
 function append(parent, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -27,7 +40,11 @@ function append(parent, children) {
   }
 }
 
-/** Replaces everything inside `parent` with `children`. */
+/**
+ * Replaces everything inside `parent` with `children`.
+ * @param {Element} parent
+ * @param {...Child} children
+ */
 export function render(parent, ...children) {
   parent.replaceChildren();
   append(parent, children);

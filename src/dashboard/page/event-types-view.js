@@ -51,7 +51,7 @@ function verifyPanel() {
     });
     return h('span', {}, input, h('label', { for: id }, `${snippet.language} · ${snippet.library}`));
   });
-  render(shown, VERIFY_SNIPPETS[0].code);
+  render(shown, VERIFY_SNIPPETS[0]?.code);
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'verify-title' },

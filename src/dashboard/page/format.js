@@ -2,6 +2,7 @@
 
 const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+/** @type {[number, Intl.RelativeTimeFormatUnit][]} */
 const STEPS = [
   [60, 'second'],
   [60, 'minute'],
@@ -16,6 +17,7 @@ export function timeAgo(iso, h) {
   if (!iso) return h('span', { class: 'muted' }, '—');
   const date = new Date(iso);
   let amount = (date.getTime() - Date.now()) / 1000;
+  /** @type {Intl.RelativeTimeFormatUnit} */
   let unit = 'second';
   for (const [size, name] of STEPS) {
     unit = name;

@@ -11,6 +11,13 @@ import { subscriptionFormView } from './subscription-form-view.js';
 import { subscriptionView } from './subscription-view.js';
 import { subscriptionsView } from './subscriptions-view.js';
 
+/**
+ * A view renders into `root` from the route's captured ids, and may answer a function to call when
+ * the page leaves it.
+ * @typedef {(root: HTMLElement, ids: string[]) => (() => void) | void} View
+ */
+
+/** @type {[RegExp, View, string][]} */
 const ROUTES = [
   [/^#\/subscriptions\/new$/, subscriptionFormView, 'subscriptions'],
   [/^#\/subscriptions\/([0-9a-f-]{36})\/edit$/, subscriptionFormView, 'subscriptions'],
@@ -20,8 +27,9 @@ const ROUTES = [
   [/^#\/subscriptions$/, subscriptionsView, 'subscriptions'],
 ];
 
-const header = document.getElementById('top');
-const main = document.getElementById('main');
+// Both are in index.html.
+const header = /** @type {HTMLElement} */ (document.getElementById('top'));
+const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 let leaveView = () => {};
 
 function route() {
@@ -41,7 +49,7 @@ function route() {
   }
   const [pattern, view, section] = found;
   renderHeader(signedIn, section);
-  leaveView = view(main, hash.match(pattern).slice(1)) ?? leaveView;
+  leaveView = view(main, (hash.match(pattern) ?? []).slice(1)) ?? leaveView;
   // Keyboard and screen-reader users start at the new view's heading.
   main.querySelector('h1')?.focus({ preventScroll: false });
 }

@@ -52,7 +52,7 @@ export function messageList(subscriptionId) {
       );
       if (stopped || request !== latest) return;
       // Keep the focused row's link focused across a refresh.
-      const focusedId = document.activeElement?.closest?.('[data-message]')?.dataset.message;
+      const focusedId = document.activeElement?.closest('[data-message]')?.getAttribute('data-message');
       render(
         body,
         table(subscriptionId, page.data, status),
@@ -63,7 +63,7 @@ export function messageList(subscriptionId) {
       );
       body.setAttribute('aria-busy', 'false');
       body.dataset.loadMs = String(Math.round(performance.now() - started));
-      if (focusedId) body.querySelector(`[data-message="${focusedId}"] a`)?.focus();
+      if (focusedId) /** @type {HTMLElement | null} */ (body.querySelector(`[data-message="${focusedId}"] a`))?.focus();
       render(updated, `Live: updated ${new Date().toLocaleTimeString()}, refreshes every ${REFRESH_MS / 1000} s`);
     } catch (problem) {
       if (!stopped && request === latest) render(body, problemBlock(problem, load));

@@ -7,6 +7,10 @@ import { whileVisible } from './live.js';
 import { REFRESH_MS } from './message-list.js';
 import { problemBlock } from './problem.js';
 
+/**
+ * @param {HTMLElement} root
+ * @param {string[]} ids the subscription's and the message's, from the route
+ */
 export function messageView(root, [subscriptionId, messageId]) {
   const base = `v1/subscriptions/${subscriptionId}/messages/${messageId}`;
   const top = h('div', {}, heading(`Message ${messageId}`), h('p', { class: 'muted' }, 'Loading…'));
@@ -49,7 +53,7 @@ export function messageView(root, [subscriptionId, messageId]) {
     try {
       const [{ data: message }, { data: list }] = await Promise.all([api('GET', base), api('GET', `${base}/attempts`)]);
       if (left) return;
-      const hadFocus = top.contains(document.activeElement) && document.activeElement.tagName === 'BUTTON';
+      const hadFocus = top.contains(document.activeElement) && document.activeElement?.tagName === 'BUTTON';
       render(top, summary(message, resend));
       if (hadFocus) top.querySelector('button')?.focus();
       render(attempts, h('h2', { id: 'attempts-title' }, `Attempts (${list.length})`), attemptTable(list));

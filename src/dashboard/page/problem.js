@@ -1,5 +1,5 @@
 // What the page says when a call fails: what happened, and what to do about it.
-import { signOut } from './api.js';
+import { ApiProblem, signOut } from './api.js';
 import { h } from './dom.js';
 
 /** Leaves the page signed out; main.js shows the sign-in form. */
@@ -8,8 +8,29 @@ export function signOutAndReturn() {
   window.dispatchEvent(new Event('dashboard:signed-out'));
 }
 
-/** Headline and advice for a failed call, by its status. */
+/**
+ * What a view explains: a failed call, or (status null) a fault in the page's own code.
+ * @typedef {Pick<ApiProblem, 'message' | 'errors'> & { status: number | null, retryAfter?: number | null }} Problem
+ */
+
+/**
+ * A view's caught error as a Problem. A failed call throws an ApiProblem; anything else is the page's
+ * own fault (an answer it did not expect), still explained rather than left as "Loading…".
+ * @param {unknown} error
+ * @returns {Problem}
+ */
+export function asProblem(error) {
+  if (error instanceof ApiProblem) return error;
+  return { status: null, message: error instanceof Error ? error.message : String(error), errors: [] };
+}
+
+/**
+ * Headline and advice for a failed call, by its status.
+ * @param {Problem} problem
+ * @returns {[string, string]}
+ */
 export function explain(problem) {
+  if (problem.status === null) return ['This page failed', `${problem.message}. Reload the page to try again.`];
   switch (problem.status) {
     case 0:
       return ['The service did not answer', problem.message];
@@ -33,8 +54,11 @@ export function explain(problem) {
 /**
  * A block that explains a failed call, with the next step as a button: sign in again (401), or try
  * again (`retry`, when given).
+ * @param {unknown} error what the view caught
+ * @param {() => unknown} [retry]
  */
-export function problemBlock(problem, retry) {
+export function problemBlock(error, retry) {
+  const problem = asProblem(error);
   const [title, advice] = explain(problem);
   const details = problem.errors.map((e) => h('li', {}, `${e.path ?? e.field ?? ''} ${e.message ?? ''}`.trim()));
   return h(

@@ -8,6 +8,7 @@ import { problemBlock } from './problem.js';
 export function secretPanel(subscriptionId) {
   const value = h('div', { class: 'secret-value' });
   const status = h('p', { class: 'form-status', 'aria-live': 'polite' });
+  /** @type {string | null} */
   let secret = null;
 
   function show() {
@@ -19,10 +20,11 @@ export function secretPanel(subscriptionId) {
       );
       return;
     }
+    const shown = h('code', { class: 'secret', 'data-testid': 'secret' }, secret);
     render(
       value,
-      h('code', { class: 'secret', 'data-testid': 'secret' }, secret),
-      h('button', { type: 'button', onclick: copy }, 'Copy'),
+      shown,
+      h('button', { type: 'button', onclick: () => copy(shown) }, 'Copy'),
       h('button', { type: 'button', onclick: hide }, 'Hide'),
     );
   }
@@ -43,13 +45,14 @@ export function secretPanel(subscriptionId) {
     render(status);
   }
 
-  async function copy() {
+  /** @param {HTMLElement} shown the secret's element */
+  async function copy(shown) {
     try {
-      await navigator.clipboard.writeText(secret);
+      await navigator.clipboard.writeText(shown.textContent ?? '');
       render(status, 'Copied to the clipboard.');
     } catch {
       // Without clipboard access (an insecure origin, a denied permission): select it for Ctrl+C.
-      getSelection().selectAllChildren(value.querySelector('code'));
+      getSelection()?.selectAllChildren(shown);
       render(status, 'Selected: press Ctrl+C (⌘C) to copy.');
     }
   }

@@ -2,8 +2,9 @@
 // /oauth/token), or a bearer token. The page then sees exactly what that credential may see.
 import { signIn } from './api.js';
 import { field, h, heading, render, uid } from './dom.js';
-import { explain } from './problem.js';
+import { asProblem, explain } from './problem.js';
 
+/** @type {[import('./api.js').CredentialKind, string][]} */
 const KINDS = [
   ['apiKey', 'API key'],
   ['client', 'Client id and secret'],
@@ -19,6 +20,7 @@ const REFUSED = {
 };
 
 export function signInView(root) {
+  /** @type {import('./api.js').CredentialKind} */
   let kind = 'apiKey';
   const status = h('div', { class: 'form-status', 'aria-live': 'polite' });
   const inputs = {
@@ -63,7 +65,8 @@ export function signInView(root) {
         clientSecret: inputs.clientSecret.value,
       });
       window.dispatchEvent(new Event('dashboard:signed-in'));
-    } catch (problem) {
+    } catch (error) {
+      const problem = asProblem(error);
       const [title, advice] = explain(problem);
       const message = problem.status === 401 || problem.status === 400 ? REFUSED[kind] : advice;
       render(

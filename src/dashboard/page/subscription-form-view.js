@@ -4,6 +4,10 @@ import { api } from './api.js';
 import { field, h, heading, render, uid } from './dom.js';
 import { problemBlock } from './problem.js';
 
+/**
+ * @param {HTMLElement} root
+ * @param {string[]} ids the subscription's when editing, none for a new one
+ */
 export function subscriptionFormView(root, [id]) {
   const editing = Boolean(id);
   render(root, heading(editing ? 'Edit subscription' : 'New subscription'), h('p', { class: 'muted' }, 'Loading…'));

@@ -9,6 +9,10 @@ import { messageList, REFRESH_MS } from './message-list.js';
 import { problemBlock } from './problem.js';
 import { secretPanel } from './secret-panel.js';
 
+/**
+ * @param {HTMLElement} root
+ * @param {string[]} ids the subscription's, from the route
+ */
 export function subscriptionView(root, [id]) {
   const top = h('div', {}, h('p', { class: 'muted' }, 'Loading the subscription…'));
   const healthCard = h(
