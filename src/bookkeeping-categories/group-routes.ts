@@ -1,7 +1,5 @@
 import type { App, RouteDeps } from '../http/app.ts';
-import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
-import { sendPage } from '../http/pagination/page-response.ts';
-import { errorResponses, inUseResponse } from '../http/schemas.ts';
+import { registerRecordRoutes } from '../http/record-routes.ts';
 import * as operations from './group-operations.ts';
 import { GROUP_SORT_COLUMNS } from './group-store.ts';
 import {
@@ -14,118 +12,60 @@ import {
   GroupUpdateSchema,
 } from './schemas.ts';
 
-const tags = ['Bookkeeping Category Groups'];
-const BASE = '/v1-beta/bookkeeping-category-groups';
-
-export function registerGroupRoutes(app: App, { db }: RouteDeps): void {
-  app.post(
-    BASE,
-    {
-      config: { scope: 'bookkeeping-categories:write' },
-      schema: {
-        operationId: 'createBookkeepingCategoryGroup',
-        summary: 'Create a category group',
-        description:
-          'A group of bookkeeping categories, of one of the reference types. 201 when created; with an externalId its company already has: 200 when that group has exactly these fields (a safe replay), else 409 BOOKKEEPING_CATEGORY_GROUP_ALREADY_EXISTS with existingId.',
-        tags,
-        body: GroupCreateSchema,
-        response: {
-          200: { ...GroupEnvelope, description: 'The request matched an existing group' },
-          201: { ...GroupEnvelope, description: 'Group created' },
-          ...errorResponses(409),
-        },
-      },
+export function registerGroupRoutes(app: App, deps: RouteDeps): void {
+  registerRecordRoutes(app, deps, {
+    base: '/v1-beta/bookkeeping-category-groups',
+    idParam: 'groupId',
+    tags: ['Bookkeeping Category Groups'],
+    scopes: { read: 'bookkeeping-categories:read', write: 'bookkeeping-categories:write' },
+    schemas: {
+      envelope: GroupEnvelope,
+      idParams: GroupIdParams,
+      create: GroupCreateSchema,
+      update: GroupUpdateSchema,
+      search: GroupSearchSchema,
+      searchQuery: GroupSearchQuery,
+      page: GroupPageSchema,
     },
-    async (request, reply) => {
-      const { record, created } = await operations.createGroup(db, request.principal, request.body);
-      return reply.status(created ? 201 : 200).send({ data: record });
+    create: {
+      operationId: 'createBookkeepingCategoryGroup',
+      summary: 'Create a category group',
+      description:
+        'A group of bookkeeping categories, of one of the reference types. 201 when created; with an externalId its company already has: 200 when that group has exactly these fields (a safe replay), else 409 BOOKKEEPING_CATEGORY_GROUP_ALREADY_EXISTS with existingId.',
+      replayed: 'The request matched an existing group',
+      created: 'Group created',
+      run: operations.createGroup,
     },
-  );
-
-  app.get(
-    `${BASE}/:groupId`,
-    {
-      config: { scope: 'bookkeeping-categories:read' },
-      schema: {
-        operationId: 'getBookkeepingCategoryGroup',
-        summary: 'Get a category group',
-        tags,
-        params: GroupIdParams,
-        response: { 200: GroupEnvelope, ...errorResponses(404) },
-      },
+    get: {
+      operationId: 'getBookkeepingCategoryGroup',
+      summary: 'Get a category group',
+      run: operations.getGroup,
     },
-    async (request) => ({ data: await operations.getGroup(db, request.principal, request.params.groupId) }),
-  );
-
-  app.put(
-    `${BASE}/:groupId`,
-    {
-      config: { scope: 'bookkeeping-categories:write' },
-      schema: {
-        operationId: 'updateBookkeepingCategoryGroup',
-        summary: 'Update a category group',
-        description:
-          'Replaces the mutable fields; an omitted optional field becomes null. Archiving a group leaves its categories as they are.',
-        tags,
-        params: GroupIdParams,
-        body: GroupUpdateSchema,
-        response: { 200: GroupEnvelope, ...errorResponses(404) },
-      },
+    update: {
+      operationId: 'updateBookkeepingCategoryGroup',
+      summary: 'Update a category group',
+      description:
+        'Replaces the mutable fields; an omitted optional field becomes null. Archiving a group leaves its categories as they are.',
+      run: operations.updateGroup,
     },
-    async (request) => ({
-      data: await operations.updateGroup(db, request.principal, request.params.groupId, request.body),
-    }),
-  );
-
-  app.delete(
-    `${BASE}/:groupId`,
-    {
-      config: { scope: 'bookkeeping-categories:write' },
-      schema: {
-        operationId: 'deleteBookkeepingCategoryGroup',
-        summary: 'Delete a category group',
-        description:
-          'Only a group without categories (archived ones count); the others answer 409 BOOKKEEPING_CATEGORY_GROUP_IN_USE naming them. Archive it instead.',
-        tags,
-        params: GroupIdParams,
-        response: {
-          204: { type: 'null', description: 'Deleted' },
-          ...errorResponses(404),
-          409: inUseResponse('The group has categories'),
-        },
-      },
+    delete: {
+      operationId: 'deleteBookkeepingCategoryGroup',
+      summary: 'Delete a category group',
+      description:
+        'Only a group without categories (archived ones count); the others answer 409 BOOKKEEPING_CATEGORY_GROUP_IN_USE naming them. Archive it instead.',
+      inUse: 'The group has categories',
+      run: operations.deleteGroup,
     },
-    async (request, reply) => {
-      await operations.deleteGroup(db, request.principal, request.params.groupId);
-      return reply.status(204).send(null);
+    search: {
+      operationId: 'searchBookkeepingCategoryGroups',
+      summary: 'Search category groups',
+      description:
+        'Filters are ANDed: ids and types (any of), externalId and archived (exact). Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
+      resource: 'bookkeeping-category-groups',
+      defaultSort: [{ key: 'name', order: 'ASC' }],
+      columns: GROUP_SORT_COLUMNS,
+      filters: operations.toGroupFilters,
+      run: operations.searchGroups,
     },
-  );
-
-  app.post(
-    `${BASE}::search`,
-    {
-      config: { scope: 'bookkeeping-categories:read' },
-      preValidation: splitCommaLists,
-      schema: {
-        operationId: 'searchBookkeepingCategoryGroups',
-        summary: 'Search category groups',
-        description:
-          'Filters are ANDed: ids and types (any of), externalId and archived (exact). Sorted by name unless sorting_keys says otherwise; id breaks ties. Cursor (after/before) or offset pagination.',
-        tags,
-        querystring: GroupSearchQuery,
-        body: GroupSearchSchema,
-        response: { 200: GroupPageSchema, ...errorResponses() },
-      },
-    },
-    async (request, reply) => {
-      const filters = operations.toGroupFilters(request.body);
-      const page = parsePageRequest(request, {
-        resource: 'bookkeeping-category-groups',
-        filters,
-        defaultSort: [{ key: 'name', order: 'ASC' }],
-        columns: GROUP_SORT_COLUMNS,
-      });
-      return sendPage(reply, await operations.searchGroups(db, request.principal, filters, page), page);
-    },
-  );
+  });
 }

@@ -16,12 +16,6 @@ import {
 } from './schemas.ts';
 import * as store from './store.ts';
 
-export interface CreateResult {
-  contraAccount: ContraAccount;
-  /** False when the request replayed an identical, already stored contra account. */
-  created: boolean;
-}
-
 /**
  * 201 for a new contra account; 200 when the company's contra account of the same kind and currency
  * (or externalId) has exactly the requested fields (a safe replay); else 409 with its id. The unique
@@ -32,7 +26,7 @@ export async function createContraAccount(
   db: Database,
   principal: Principal,
   input: ContraAccountCreate,
-): Promise<CreateResult> {
+): Promise<{ record: ContraAccount; created: boolean }> {
   assertCompanyAccess(principal, input.companyId);
   const row: store.NewContraAccount = {
     companyId: input.companyId.toLowerCase(),
@@ -42,7 +36,7 @@ export async function createContraAccount(
     accountId: input.accountId.toLowerCase(),
     metadata: checkMetadata(input.metadata ?? null),
   };
-  const { record, created } = await createOrReplay({
+  return createOrReplay({
     insert: () => insertOrUnknownAccount(db, row),
     findTaken: async () => {
       if (!(await companyHasAccount(db, row.companyId, row.accountId))) {
@@ -60,7 +54,6 @@ export async function createContraAccount(
         existingId ? { existingId } : {},
       ),
   });
-  return { contraAccount: record, created };
 }
 
 /** The company's contra account of the same kind and currency, else the one of the same externalId. */
