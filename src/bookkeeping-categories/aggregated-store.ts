@@ -1,8 +1,8 @@
 // SQL for the aggregated view: pages of category groups, each with its categories and their
 // accounts written into the group's JSON by the page statement (docs/decisions/bookkeeping.md).
 import type { Queryable } from '../db/database.ts';
-import { fetchPage, type Page, rowToJson } from '../db/keyset-page.ts';
-import { GROUP_SORT_COLUMNS, GROUPS, type GroupFilters, groupConditions, type PagePosition } from './group-store.ts';
+import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
+import { GROUP_SORT_COLUMNS, GROUPS, type GroupFilters, groupConditions } from './group-store.ts';
 
 export interface AggregatedFilters extends GroupFilters {
   /** Only categories with this archived flag; null: all. */

@@ -3,12 +3,13 @@
 import { checkMetadata, checkTaxCodeExternalId } from '../accounts/operations.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError } from '../http/problem.ts';
+import { lowerIds } from '../http/schemas.ts';
 import * as store from './category-store.ts';
 import { CATEGORIES } from './category-store.ts';
 import { createOrReplay } from './create-or-replay.ts';
-import type { PagePosition } from './group-store.ts';
 import { deleteRecord, findRecord, findRecordByExternalId, insertRecord, updateRecord } from './record-store.ts';
 import type { Category, CategoryCreate, CategorySearch, CategoryUpdate } from './schemas.ts';
 
@@ -87,12 +88,11 @@ export async function searchCategories(
 
 /** The normalised filters of a search body; also what its cursors are bound to. */
 export function toCategoryFilters(body: CategorySearch): store.CategoryFilters {
-  const lower = (ids: string[] | null | undefined) => (ids ? ids.map((id) => id.toLowerCase()) : null);
   return {
     companyId: body.companyId.toLowerCase(),
-    ids: lower(body.ids),
-    groupIds: lower(body.groupIds),
-    accountIds: lower(body.accountIds),
+    ids: lowerIds(body.ids),
+    groupIds: lowerIds(body.groupIds),
+    accountIds: lowerIds(body.accountIds),
     externalId: body.externalId ?? null,
     archived: body.archived ?? null,
   };

@@ -1,9 +1,8 @@
 // SQL for bookkeeping categories (docs/decisions/bookkeeping.md).
 import type { Queryable } from '../db/database.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, rowToJson } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
-import type { PagePosition } from './group-store.ts';
 import { type RecordTable, recordColumns } from './record-store.ts';
 
 export const CATEGORIES: RecordTable = {

@@ -4,8 +4,10 @@ import { checkMetadata } from '../accounts/operations.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
 import { deleteUnlessReferenced } from '../db/delete-unless-referenced.ts';
+import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError } from '../http/problem.ts';
+import { lowerIds } from '../http/schemas.ts';
 import { createOrReplay } from './create-or-replay.ts';
 import * as store from './group-store.ts';
 import { GROUPS } from './group-store.ts';
@@ -75,7 +77,7 @@ export async function searchGroups(
   db: Database,
   principal: Principal,
   filters: store.GroupFilters,
-  position: store.PagePosition,
+  position: PagePosition,
 ) {
   assertCompanyAccess(principal, filters.companyId);
   return store.searchGroups(db, filters, position);
@@ -85,7 +87,7 @@ export async function searchGroups(
 export function toGroupFilters(body: GroupSearch): store.GroupFilters {
   return {
     companyId: body.companyId.toLowerCase(),
-    ids: body.ids ? body.ids.map((id) => id.toLowerCase()) : null,
+    ids: lowerIds(body.ids),
     types: body.types ?? null,
     externalId: body.externalId ?? null,
     archived: body.archived ?? null,

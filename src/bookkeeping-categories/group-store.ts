@@ -1,7 +1,7 @@
 // SQL for bookkeeping category groups (docs/decisions/bookkeeping.md).
 import type { Queryable } from '../db/database.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
 import { type RecordTable, recordColumns } from './record-store.ts';
 
@@ -25,8 +25,6 @@ export interface GroupFilters {
   externalId: string | null;
   archived: boolean | null;
 }
-
-export type PagePosition = Pick<PageQuerySpec, 'sort' | 'limit' | 'offset' | 'after' | 'before'>;
 
 export async function searchGroups(db: Queryable, filters: GroupFilters, position: PagePosition): Promise<Page> {
   return fetchPage(db, {

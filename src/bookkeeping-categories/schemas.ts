@@ -5,7 +5,7 @@ import Type, { type Static } from 'typebox';
 import { Metadata, NO_NUL, TaxCodeExternalId } from '../accounts/schemas.ts';
 import { pageQueryProperties } from '../http/pagination/page-request.ts';
 import { PageInfoSchema } from '../http/pagination/page-response.ts';
-import { DataEnvelope, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import { DataEnvelope, IdList, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
 
 /** The reference's BookkeepingCategoryGroupTypeRestModelV5. */
 export const GROUP_TYPES = [
@@ -42,8 +42,6 @@ const GroupType = Type.String({
   examples: ['TRAVEL'],
 });
 const Archived = Type.Boolean({ description: 'Whether it is archived' });
-const Ids = (description: string) =>
-  Type.Optional(Nullable(Type.Array(Uuid(), { uniqueItems: true, maxItems: 1000, description })));
 const Timestamps = {
   createdAt: Timestamp('When it was created (UTC)'),
   updatedAt: Timestamp('When it was last changed (UTC)'),
@@ -81,7 +79,7 @@ export const GroupUpdateSchema = Type.Object({
 
 export const GroupSearchSchema = Type.Object({
   companyId: Uuid('The company whose groups to search'),
-  ids: Ids('Any of these group ids'),
+  ids: IdList('Any of these group ids'),
   types: Type.Optional(
     Nullable(
       Type.Array(GroupType, { uniqueItems: true, maxItems: GROUP_TYPES.length, description: 'Any of these types' }),
@@ -128,9 +126,9 @@ export const CategoryUpdateSchema = Type.Object(CategoryFields);
 
 export const CategorySearchSchema = Type.Object({
   companyId: Uuid('The company whose categories to search'),
-  ids: Ids('Any of these category ids'),
-  groupIds: Ids('In any of these groups'),
-  accountIds: Ids('Booked to any of these accounts'),
+  ids: IdList('Any of these category ids'),
+  groupIds: IdList('In any of these groups'),
+  accountIds: IdList('Booked to any of these accounts'),
   externalId: GroupSearchSchema.properties.externalId,
   archived: GroupSearchSchema.properties.archived,
 });

@@ -5,8 +5,10 @@ import { companyHasAccount } from '../accounts/store.ts';
 import type { Principal } from '../auth/principal.ts';
 import { createOrReplay } from '../bookkeeping-categories/create-or-replay.ts';
 import { type Database, isPgError, PG_FOREIGN_KEY_VIOLATION } from '../db/database.ts';
+import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError, validationError } from '../http/problem.ts';
+import { lowerIds } from '../http/schemas.ts';
 import {
   type ContraAccount,
   type ContraAccountCreate,
@@ -100,7 +102,7 @@ export async function searchContraAccounts(
   db: Database,
   principal: Principal,
   filters: store.ContraAccountFilters,
-  position: store.PagePosition,
+  position: PagePosition,
 ) {
   assertCompanyAccess(principal, filters.companyId);
   return store.searchContraAccounts(db, filters, position);
@@ -110,11 +112,11 @@ export async function searchContraAccounts(
 export function toContraAccountFilters(body: ContraAccountSearch): store.ContraAccountFilters {
   return {
     companyId: body.companyId.toLowerCase(),
-    ids: body.ids ? body.ids.map((id) => id.toLowerCase()) : null,
+    ids: lowerIds(body.ids),
     externalId: body.externalId ?? null,
     kinds: body.kinds ?? null,
     currencies: body.currencies ?? null,
-    accountIds: body.accountIds ? body.accountIds.map((id) => id.toLowerCase()) : null,
+    accountIds: lowerIds(body.accountIds),
   };
 }
 

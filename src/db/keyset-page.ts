@@ -37,6 +37,9 @@ export interface PageQuerySpec {
   totalSql?: (params: SqlParams) => string;
 }
 
+/** Which page of a search a store fetches: the spec's sort and paging, which the route parsed. */
+export type PagePosition = Pick<PageQuerySpec, 'sort' | 'limit' | 'offset' | 'after' | 'before'>;
+
 export interface Page {
   /** The rows of the page in sort order: the text of a JSON array, written by the database. */
   json: string;

@@ -24,6 +24,11 @@ export function Nullable<T extends TSchema>(schema: T) {
 export const IdList = (description: string) =>
   Type.Optional(Nullable(Type.Array(Uuid(), { uniqueItems: true, maxItems: 1000, description })));
 
+/** An IdList filter as a search binds it: lower-case, and null when omitted. */
+export function lowerIds(ids: readonly string[] | null | undefined): string[] | null {
+  return ids ? ids.map((id) => id.toLowerCase()) : null;
+}
+
 export const Timestamp = (description: string) =>
   Type.String({ format: 'date-time', description, examples: ['2026-11-22T09:30:00.000000Z'] });
 
