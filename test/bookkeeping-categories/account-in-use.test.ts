@@ -1,31 +1,20 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Queryable } from '../../src/db/database.ts';
-import { startTestApp, type TestApp, type TestResponse } from '../support/harness.ts';
-import { CATEGORIES, fixtures } from './support.ts';
+import type { TestResponse } from '../support/harness.ts';
+import { CATEGORIES, startBookkeepingTestApp } from './support.ts';
 
 // An account a category books to cannot be deleted (409 ACCOUNT_IN_USE naming it), and a delete
 // racing a create that references the account never leaves a category pointing at a deleted
 // account (docs/decisions/bookkeeping.md). On PostgreSQL the racing requests run on separate
 // connections; on PGlite they take turns between statements.
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
-const make = fixtures(
-  () => t,
-  company,
-  () => token,
-);
+const { t, company, token, make } = await startBookkeepingTestApp();
 let group: { id: string };
 
 before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
   group = await make.group();
 });
-after(() => t.close());
 
 const deleteAccount = (id: string, version = 'v1-beta') =>
   t.request('DELETE', version === 'v1' ? `/v1/chart-of-accounts/${id}` : `/v1-beta/accounts/${id}`, { token });

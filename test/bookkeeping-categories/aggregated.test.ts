@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { before, describe, it } from 'node:test';
 import { itEnforcesAccess } from '../support/security.ts';
-import { AGGREGATED, fixtures } from './support.ts';
+import { AGGREGATED, startBookkeepingTestApp } from './support.ts';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
-const make = fixtures(
-  () => t,
-  company,
-  () => token,
-);
+const { t, company, token, make } = await startBookkeepingTestApp();
 let travel: { id: string; name: string };
 let software: { id: string };
 let empty: { id: string };
@@ -21,8 +13,6 @@ let licences: { id: string; code: string; name: string };
 const categories: Record<string, { id: string; taxCodeExternalId: string | null }> = {};
 
 before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
   travel = await make.group({ name: 'Travel', type: 'TRAVEL', externalId: 'grp-travel' });
   software = await make.group({ name: 'Software', type: 'SOFTWARE' });
   empty = await make.group({ name: 'Archived group', type: 'OTHER', archived: true });
@@ -33,7 +23,6 @@ before(async () => {
   categories.Flights = await make.category(travel.id, airfare.id, { name: 'Flights', taxCodeExternalId: taxCode.code });
   categories.SaaS = await make.category(software.id, licences.id, { name: 'SaaS', externalId: 'erp-saas' });
 });
-after(() => t.close());
 
 const search = (body: Record<string, unknown> = {}, query = '', as = token) =>
   t.request('POST', `${AGGREGATED}${query}`, { token: as, body: { companyId: company, ...body } });

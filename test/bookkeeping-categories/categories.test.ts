@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { before, describe, it } from 'node:test';
 import { describeRecordAccess } from '../support/security.ts';
-import { CATEGORIES, fixtures, paths, TIMESTAMP } from './support.ts';
+import { CATEGORIES, fixtures, paths, startBookkeepingTestApp, TIMESTAMP } from './support.ts';
 
-let t: TestApp;
-const company = randomUUID();
+const { t, company, token, make } = await startBookkeepingTestApp();
 const otherCompany = randomUUID();
-let token: string;
 let both: string;
-const make = fixtures(
-  () => t,
-  company,
-  () => token,
-);
 const makeOther = fixtures(
   () => t,
   otherCompany,
@@ -24,13 +16,10 @@ let group: { id: string };
 let account: { id: string };
 
 before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
   both = await t.token({ companies: [company, otherCompany] });
   group = await make.group();
   account = await make.account();
 });
-after(() => t.close());
 
 const newCategory = (fields: Record<string, unknown> = {}) => ({
   companyId: company,

@@ -1,27 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
-import { CATEGORIES, fixtures } from './support.ts';
+import { before, describe, it } from 'node:test';
+import { CATEGORIES, fixtures, startBookkeepingTestApp } from './support.ts';
 
 // excludeIfAssignedToCategory on both account searches leaves out the accounts a category (archived
 // or not) books to, with an exact total and cursors bound to the flag (docs/decisions/bookkeeping.md).
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
-const make = fixtures(
-  () => t,
-  company,
-  () => token,
-);
+const { t, company, token, make } = await startBookkeepingTestApp();
 /** Accounts "A00".."A19": every third one has a category, A09 only an archived one; A18 and A19 archived. */
 const accounts: { id: string; name: string }[] = [];
 const assigned = new Set<string>();
 
 before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
   const group = await make.group();
   for (let i = 0; i < 20; i++) {
     accounts.push(await make.account({ name: `A${String(i).padStart(2, '0')}`, archived: i >= 18 }));
@@ -43,7 +33,6 @@ before(async () => {
   );
   await theirs.category((await theirs.group()).id, (await theirs.account()).id);
 });
-after(() => t.close());
 
 const SEARCHES = ['/v1-beta/accounts:search', '/v1/chart-of-accounts:search'];
 const search = (path: string, body: Record<string, unknown>, query = '') =>

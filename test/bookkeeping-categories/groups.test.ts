@@ -1,25 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { GROUP_TYPES } from '../../src/bookkeeping-categories/schemas.ts';
-import { startTestApp, type TestApp } from '../support/harness.ts';
 import { describeRecordAccess } from '../support/security.ts';
-import { fixtures, GROUPS, paths, TIMESTAMP } from './support.ts';
+import { GROUPS, paths, startBookkeepingTestApp, TIMESTAMP } from './support.ts';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
-const make = fixtures(
-  () => t,
-  company,
-  () => token,
-);
-
-before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
-});
-after(() => t.close());
+const { t, company, token, make } = await startBookkeepingTestApp();
 
 const newGroup = (fields: Record<string, unknown> = {}) => ({
   companyId: company,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { startCompanyTestApp } from '../support/company-app.ts';
 import type { TestApp } from '../support/harness.ts';
 
 export const GROUPS = '/v1-beta/bookkeeping-category-groups';
@@ -41,5 +42,19 @@ export function fixtures(t: () => TestApp, company: string, token: () => string)
         archived: false,
         ...fields,
       }),
+  };
+}
+
+/** startCompanyTestApp, with `make` creating records of its company. */
+export async function startBookkeepingTestApp() {
+  const started = await startCompanyTestApp();
+  const { t, company, token } = started;
+  return {
+    ...started,
+    make: fixtures(
+      () => t,
+      company,
+      () => token,
+    ),
   };
 }

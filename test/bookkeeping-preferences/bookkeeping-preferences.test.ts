@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { startCompanyTestApp } from '../support/company-app.ts';
 import { itEnforcesAccess } from '../support/security.ts';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
-
-before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
-});
-after(() => t.close());
+const { t, company, token, freshCompany } = await startCompanyTestApp();
 
 const PATH = '/v1-beta/bookkeeping-preferences';
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -24,11 +15,6 @@ const DEFAULTS = {
   metadata: null,
   updatedAt: null,
 };
-
-async function freshCompany() {
-  const companyId = randomUUID();
-  return { companyId, token: await t.token({ companies: [companyId] }) };
-}
 
 const get = (companyId: string, as: string) => t.request('GET', `${PATH}?companyId=${companyId}`, { token: as });
 const put = (body: Record<string, unknown>, as: string) => t.request('PUT', PATH, { token: as, body });

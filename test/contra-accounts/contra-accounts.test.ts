@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { setImmediate } from 'node:timers/promises';
 import type { Queryable } from '../../src/db/database.ts';
+import { startCompanyTestApp } from '../support/company-app.ts';
 import { TEST_DATABASE_URL } from '../support/database.ts';
-import { startTestApp, type TestApp, type TestResponse } from '../support/harness.ts';
+import type { TestResponse } from '../support/harness.ts';
 import { itEnforcesAccess } from '../support/security.ts';
 
-let t: TestApp;
-const company = randomUUID();
+const { t, company, token, freshCompany } = await startCompanyTestApp();
 const otherCompany = randomUUID();
-let token: string;
-
-before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
-});
-after(() => t.close());
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -28,12 +21,6 @@ async function createAccount(companyId: string = company) {
   });
   assert.equal(response.status, 201, response.text);
   return response.body.data.id as string;
-}
-
-/** A company of its own for tests that fill the one-per-kind slots. */
-async function freshCompany() {
-  const companyId = randomUUID();
-  return { companyId, token: await t.token({ companies: [companyId] }) };
 }
 
 function post(body: Record<string, unknown>, as = token) {
