@@ -9,7 +9,7 @@ import { ApiError } from '../http/problem.ts';
 import { lowerIds } from '../http/schemas.ts';
 import * as store from './category-store.ts';
 import { CATEGORIES } from './category-store.ts';
-import { createOrReplay } from './create-or-replay.ts';
+import { createOrReplay, isReplayOf } from './create-or-replay.ts';
 import { deleteRecord, findRecord, findRecordByExternalId, insertRecord, updateRecord } from './record-store.ts';
 import type { Category, CategoryCreate, CategorySearch, CategoryUpdate } from './schemas.ts';
 
@@ -27,7 +27,14 @@ export async function createCategory(
   const companyId = input.companyId.toLowerCase();
   const externalId = input.externalId ?? null;
   const fields = categoryFields(input);
+  const requested = { externalId, ...fields };
   return db.transaction(async (tx) => {
+    // A replay answers the stored category before its references are checked again: the tax code
+    // it names may have been deleted since (no foreign key holds a code), and a retry must not fail
+    // for what was valid when it was created.
+    const stored =
+      externalId === null ? undefined : await findRecordByExternalId<Category>(tx, CATEGORIES, companyId, externalId);
+    if (stored && isReplayOf(stored, requested)) return { record: stored, created: false };
     await checkReferences(tx, companyId, fields);
     return createOrReplay({
       insert: () =>
@@ -38,7 +45,7 @@ export async function createCategory(
         }),
       findTaken: async () =>
         externalId === null ? undefined : findRecordByExternalId<Category>(tx, CATEGORIES, companyId, externalId),
-      requested: { externalId, ...fields },
+      requested,
       conflict: (existingId) =>
         new ApiError(
           'BOOKKEEPING_CATEGORY_ALREADY_EXISTS',

@@ -24,10 +24,14 @@ export async function createOrReplay<T extends { id: string }>(
     if (inserted) return { record: inserted, created: true };
     const taken = await create.findTaken();
     if (!taken) continue;
-    const stored = taken as Record<string, unknown>;
-    const same = Object.entries(create.requested).every(([field, value]) => isDeepStrictEqual(stored[field], value));
-    if (same) return { record: taken, created: false };
+    if (isReplayOf(taken, create.requested)) return { record: taken, created: false };
     throw create.conflict(taken.id);
   }
   throw create.conflict();
+}
+
+/** Whether the stored record has every requested field as requested: the create is a replay. */
+export function isReplayOf(stored: object, requested: Record<string, unknown>): boolean {
+  const fields = stored as Record<string, unknown>;
+  return Object.entries(requested).every(([field, value]) => isDeepStrictEqual(fields[field], value));
 }

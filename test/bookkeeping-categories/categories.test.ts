@@ -77,6 +77,24 @@ describe('POST /v1-beta/bookkeeping-categories', () => {
     assert.equal(await categoryRows(externalId), 1);
   });
 
+  it('replays a create whose tax code was deleted since (200), and refuses a new category naming it (400)', async () => {
+    const taxCode = await make.taxCode();
+    const externalId = randomUUID();
+    const body = newCategory({ externalId, taxCodeExternalId: taxCode.code });
+    const first = await t.request('POST', CATEGORIES, { token, body });
+    assert.equal(first.status, 201, first.text);
+    const deleted = await t.request('DELETE', `/v0/tax-codes/${taxCode.id}`, { token });
+    assert.equal(deleted.status, 204, deleted.text);
+
+    const replay = await t.request('POST', CATEGORIES, { token, body });
+    assert.equal(replay.status, 200, replay.text);
+    assert.deepEqual(replay.body.data, first.body.data);
+    const another = await t.request('POST', CATEGORIES, { token, body: { ...body, externalId: randomUUID() } });
+    assert.equal(another.status, 400, another.text);
+    assert.equal(another.body.type, 'TAX_CODE_NOT_FOUND');
+    assert.equal(await categoryRows(externalId), 1);
+  });
+
   it('answers 400 UNKNOWN_ACCOUNT naming /accountId for a missing account and for an account of another company', async () => {
     const foreign = await makeOther.account();
     for (const accountId of [randomUUID(), foreign.id]) {
