@@ -51,7 +51,8 @@ export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest
   const { terms, backwards, cursor, offset, params } = request;
   // The values first, in a fixed order: the text then depends only on the page's shape, so it is
   // written once per shape and kept. Writing it cost more than the rest of a page's JavaScript, and
-  // a kept string's hash is kept too, which the statement-name lookup reads (docs/performance.md).
+  // a kept string's hash is kept too, which the statement-name lookup reads
+  // (`git show 6d471bc:docs/performance.md`).
   const placeholders: Placeholders = {
     filters: spec.filter(params),
     boundary: cursor && terms.map((term, i) => `${params.add(cursor[i])}::${term.type}`),

@@ -13,7 +13,8 @@ const MAX_ATTEMPTS = 3;
 const POOL_SIZE = 10;
 // An open connection stays open. node-postgres closes one idle for 10 s by default, which under
 // uneven load means opening it again moments later (and preparing its statements again), and costs a
-// timer set and cleared on every query: about 4 % of a get-by-id's instructions (docs/performance.md).
+// timer set and cleared on every query: about 4 % of a get-by-id's instructions
+// (`git show 6d471bc:docs/performance.md`).
 const KEEP_IDLE_CONNECTIONS = { idleTimeoutMillis: 0 };
 // Quick statements queue behind each other on their shared connection. When this many are still
 // unanswered, PostgreSQL is slow to answer them (reading from disk, say): the next one takes a pool

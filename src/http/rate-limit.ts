@@ -2,8 +2,9 @@
 // Fixed windows, counted in this process by default, and in Redis when REDIS_URL is set so that
 // every process of a deployment shares the counts. In this process the counts are plain synchronous
 // lookups (fixed-windows.ts): the credential's count is on every authenticated request, and a
-// promise per request costs get-by-id measurably (docs/performance.md). When Redis is not ready or
-// does not answer in time, a count falls back to this process's windows (redis-counts.ts).
+// promise per request costs get-by-id measurably (`git show 6d471bc:docs/performance.md`). When
+// Redis is not ready or does not answer in time, a count falls back to this process's windows
+// (redis-counts.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MaybePromise } from '../maybe-promise.ts';
 import { FixedWindows, type Window } from './fixed-windows.ts';
