@@ -27,7 +27,13 @@ export interface Target {
   cleanup(): Promise<void>;
 }
 
-export const BENCH_DATABASE = 'ledgerhook_bench';
+// BENCH_DATABASE_NAME lets two benches run at once without dropping each other's database.
+export const BENCH_DATABASE = benchDatabaseName(process.env.BENCH_DATABASE_NAME ?? 'ledgerhook_bench');
+
+function benchDatabaseName(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`BENCH_DATABASE_NAME: ${name} is not a plain database name`);
+  return name;
+}
 
 export interface PrepareOptions {
   accounts: number;

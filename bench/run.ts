@@ -36,6 +36,7 @@
 //   BENCH_EXPORT_COMPANIES=50000  fresh companies for export-job create (one open job each; past them, 409s)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
 //                              where the ledgerhook_bench database is dropped and created
+//   BENCH_DATABASE_NAME=ledgerhook_bench  that database's name (another lets two benches run at once)
 //   BENCH_WEBHOOK_MESSAGES=20000, BENCH_WEBHOOK_RECEIVERS=50, BENCH_WEBHOOK_LATENCY_SAMPLES=200,
 //   BENCH_WEBHOOK_RAW_CONCURRENCY=64 (the worker's default attempts in flight),
 //   BENCH_WEBHOOK_BACKLOG=100000 (an endpoint's backlog drained beside a healthy endpoint; 0: none)
