@@ -31,7 +31,8 @@ export interface Target {
 export const BENCH_DATABASE = benchDatabaseName(process.env.BENCH_DATABASE_NAME ?? 'ledgerhook_bench');
 
 function benchDatabaseName(name: string): string {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`BENCH_DATABASE_NAME: ${name} is not a plain database name`);
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name))
+    throw new Error(`BENCH_DATABASE_NAME: ${name} is not a plain database name`);
   return name;
 }
 
