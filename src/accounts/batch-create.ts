@@ -55,11 +55,12 @@ export async function createAccountsBatch(
     }
   }
   const { stored, inserted } = await storeCandidates(db, companyId, [...chosen.values()]);
+  const taken = (externalId: string) => inserted.has(externalId) || stored.has(externalId);
   // Invalid items' externalIds may be taken too: say so beside their other reasons.
   const invalidIds = judged.flatMap((verdict) =>
     'reasons' in verdict && verdict.externalId ? [verdict.externalId] : [],
   );
-  const unknown = invalidIds.filter((id) => !stored.has(id));
+  const unknown = invalidIds.filter((id) => !taken(id));
   if (unknown.length > 0) {
     for (const row of await store.findAccountsByExternalIds(db, companyId, unknown)) stored.set(row.externalId, row);
   }
@@ -69,52 +70,53 @@ export async function createAccountsBatch(
   batch.items.forEach((item, i) => {
     const verdict = judged[i] as Verdict;
     if ('reasons' in verdict) {
-      const taken = verdict.externalId !== undefined && stored.has(verdict.externalId);
-      const reasons: BatchFailureReason[] = taken
-        ? ['EXTERNAL_ID_ALREADY_EXISTS', ...verdict.reasons]
-        : verdict.reasons;
+      const reasons: BatchFailureReason[] =
+        verdict.externalId !== undefined && taken(verdict.externalId)
+          ? ['EXTERNAL_ID_ALREADY_EXISTS', ...verdict.reasons]
+          : verdict.reasons;
       result.failed.push({ reasons, request: item });
       return;
     }
     const { account } = verdict;
-    const row = stored.get(account.externalId);
     const winner = chosen.get(account.externalId);
     // A row this batch inserted holds its winner's fields: only a stored one needs comparing.
-    const matchesRow = inserted.has(account.externalId) || (row && sameMutableFields(row, { ...account, companyId }));
-    if (row && matchesRow && (winner === account || sameCandidate(winner, account))) {
-      if (!reported.has(account.externalId)) result.created.push(row.json);
+    const existing = stored.get(account.externalId);
+    const json =
+      inserted.get(account.externalId) ??
+      (existing && sameMutableFields(existing, { ...account, companyId }) ? existing.json : undefined);
+    if (json !== undefined && (winner === account || sameCandidate(winner, account))) {
+      if (!reported.has(account.externalId)) result.created.push(json);
       reported.add(account.externalId);
     } else {
-      result.failed.push({ reasons: row ? ['EXTERNAL_ID_ALREADY_EXISTS'] : ['OTHER'], request: item });
+      const reason = taken(account.externalId) ? 'EXTERNAL_ID_ALREADY_EXISTS' : 'OTHER';
+      result.failed.push({ reasons: [reason], request: item });
     }
   });
   return result;
 }
 
 /**
- * Inserts the candidates, and reads the stored accounts of those whose externalId was taken: the
- * stored account of every candidate, by externalId, and the externalIds this batch inserted. Two
- * rounds: a conflicting account may be deleted between the insert and the read.
+ * Inserts the candidates, and reads the stored accounts of those whose externalId was taken:
+ * `inserted` holds the JSON of each account this batch inserted, `stored` each other account found
+ * by a candidate's externalId. Two rounds: a conflicting account may be deleted between the insert
+ * and the read.
  */
 async function storeCandidates(
   db: Database,
   companyId: string,
   candidates: Candidate[],
-): Promise<{ stored: Map<string, store.StoredAccount>; inserted: Set<string> }> {
+): Promise<{ stored: Map<string, store.StoredAccount>; inserted: Map<string, string> }> {
   const stored = new Map<string, store.StoredAccount>();
-  const inserted = new Set<string>();
+  const inserted = new Map<string, string>();
   let pending = candidates;
   for (let round = 0; round < 2 && pending.length > 0; round++) {
     // A transaction of its own, so that a deadlock with a concurrent batch is retried.
     const rows = await db.transaction((tx) => store.insertAccounts(tx, companyId, pending));
-    for (const row of rows) {
-      stored.set(row.externalId, row);
-      inserted.add(row.externalId);
-    }
-    const taken = pending.filter((candidate) => !stored.has(candidate.externalId)).map((c) => c.externalId);
+    for (const row of rows) inserted.set(row.externalId, row.json);
+    const taken = pending.filter((candidate) => !inserted.has(candidate.externalId)).map((c) => c.externalId);
     if (taken.length === 0) break;
     for (const row of await store.findAccountsByExternalIds(db, companyId, taken)) stored.set(row.externalId, row);
-    pending = pending.filter((candidate) => !stored.has(candidate.externalId));
+    pending = pending.filter((candidate) => !inserted.has(candidate.externalId) && !stored.has(candidate.externalId));
   }
   return { stored, inserted };
 }
