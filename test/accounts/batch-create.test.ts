@@ -65,6 +65,30 @@ describe('POST /v1/chart-of-accounts/batch', () => {
     assert.equal(await rowCount(company), 3);
   });
 
+  it('stores the token’s accountingSystem: search items carry it, the batch’s answer does not', async () => {
+    const company = randomUUID();
+    const sage = await t.token({ companies: [company], accountingSystem: 'Sage "50"' });
+    const items = [item(), item({ archived: true })];
+    const response = await t.request('POST', BATCH, { token: sage, body: { companyId: company, items } });
+    assert.equal(response.status, 201, response.text);
+    const { created } = response.body.data;
+    for (const account of created) assert.equal('accountingSystem' in account, false);
+    // A replay through a token of another system answers and keeps the stored account.
+    const xero = await t.token({ companies: [company], accountingSystem: 'xero' });
+    const replay = await t.request('POST', BATCH, { token: xero, body: { companyId: company, items } });
+    assert.deepEqual(replay.body.data, { created, failed: [] });
+    const found = await t.request('POST', '/v1/chart-of-accounts:search?sorting_keys=externalId', {
+      token: xero,
+      body: { companyId: company },
+    });
+    const byExternalId = (a: { externalId: string }, b: { externalId: string }) =>
+      a.externalId < b.externalId ? -1 : 1;
+    assert.deepEqual(
+      found.body.data,
+      [...created].sort(byExternalId).map((account) => ({ ...account, accountingSystem: 'Sage "50"' })),
+    );
+  });
+
   const cases: [string, Record<string, unknown> | unknown, string[]][] = [
     ['an empty externalId', { externalId: '' }, ['EXTERNAL_ID_EMPTY']],
     ['no externalId', { externalId: undefined }, ['EXTERNAL_ID_EMPTY']],
