@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { createAccountsBatch } from '../../src/accounts/batch-create.ts';
+import type { Database } from '../../src/db/database.ts';
 import { BODY_LIMIT } from '../../src/http/json-body.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 import { assertMatchesReference } from '../support/reference-schemas.ts';
@@ -327,6 +329,56 @@ describe('concurrent batches', () => {
         assert.deepEqual(failure.reasons, ['EXTERNAL_ID_ALREADY_EXISTS']);
         assert.notEqual(stored.get(failure.request.externalId)?.name, failure.request.name);
       }
+    });
+  });
+});
+
+describe('an account deleted between the insert and the read', () => {
+  it('is inserted in a second round, beside the accounts the first round inserted or found', async () => {
+    const { company, token } = await newCompany();
+    const gone = item({ name: 'Deleted meanwhile' });
+    const kept = item();
+    await t.request('POST', BATCH, { token, body: { companyId: company, items: [gone, kept] } });
+    const remade = { ...gone, name: 'Made again' };
+    const fresh = item();
+    const invalid = { ...gone, name: '' };
+    // The batch's first insert skips `gone`, whose row is deleted as soon as that insert commits.
+    let inserts = 0;
+    const db: Database = {
+      ...t.db,
+      transaction: async (work) => {
+        const inserted = await t.db.transaction(work);
+        if (++inserts === 1) {
+          await t.db.query('DELETE FROM accounts WHERE company_id = $1 AND external_id = $2', [
+            company,
+            gone.externalId,
+          ]);
+        }
+        return inserted;
+      },
+    };
+    const principal = {
+      subject: randomUUID(),
+      clientId: undefined,
+      scopes: new Set(['accounts:write']),
+      companies: new Set([company]),
+      accountingSystem: undefined,
+    };
+    const result = await createAccountsBatch(db, principal, {
+      companyId: company,
+      items: [remade, kept, fresh, invalid],
+    });
+    assert.equal(inserts, 2);
+    const rows = await t.db.query<{ externalId: string; json: string }>(
+      'SELECT external_id AS "externalId", api_json AS json FROM accounts WHERE company_id = $1',
+      [company],
+    );
+    const stored = new Map(rows.map((row) => [row.externalId, row.json]));
+    assert.equal(stored.size, 3);
+    assert.equal(JSON.parse(stored.get(remade.externalId) ?? '{}').name, 'Made again');
+    assert.deepEqual(result, {
+      created: [remade, kept, fresh].map((account) => stored.get(account.externalId)),
+      failed: [{ reasons: ['EXTERNAL_ID_ALREADY_EXISTS', 'NAME_EMPTY'], request: invalid }],
     });
   });
 });
