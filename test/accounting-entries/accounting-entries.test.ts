@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { before, describe, it } from 'node:test';
+import { startCompanyTestApp } from '../support/company-app.ts';
 import { itEnforcesAccess } from '../support/security.ts';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
+const { t, company, token } = await startCompanyTestApp();
 let accountId: string;
 
 async function createAccount(companyId = company, as = token): Promise<string> {
@@ -19,11 +17,8 @@ async function createAccount(companyId = company, as = token): Promise<string> {
 }
 
 before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
   accountId = await createAccount();
 });
-after(() => t.close());
 
 const newEntry = (fields: Record<string, unknown> = {}) => ({
   companyId: company,

@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { before, describe, it } from 'node:test';
+import { startCompanyTestApp } from '../support/company-app.ts';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
+const { t, company, token } = await startCompanyTestApp();
 const accounts: string[] = [];
 const entries: { id: string; description: string }[] = [];
 
 // Five entries over two accounts, created in the order of their descriptions (e1..e5).
 before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
   for (let i = 0; i < 2; i++) {
     const account = await t.request('POST', '/v1-beta/accounts', {
       token,
@@ -36,7 +32,6 @@ before(async () => {
     entries.push(response.body.data);
   }
 });
-after(() => t.close());
 
 const search = (query: string, body: Record<string, unknown> = {}) =>
   t.request('POST', `/v1-beta/accounting-entries:search${query}`, { token, body: { companyId: company, ...body } });

@@ -2,19 +2,15 @@
 // use are left out of the page and of its total, with every other filter and through cursors.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { before, describe, it } from 'node:test';
+import { startCompanyTestApp } from '../support/company-app.ts';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
+const { t, company, token } = await startCompanyTestApp();
 /** The company's accounts by name; B and D (archived) are used by contra accounts. */
 const ids: Record<string, string> = {};
 let walletContra: string;
 
 before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
   for (const name of ['A', 'B', 'C', 'D', 'E']) {
     const response = await t.request('POST', '/v1-beta/accounts', {
       token,
@@ -46,7 +42,6 @@ before(async () => {
     body: { companyId: other, kind: 'WALLET', accountId: account.body.data.id },
   });
 });
-after(() => t.close());
 
 const names = (data: { name: string }[]) => data.map((a) => a.name);
 

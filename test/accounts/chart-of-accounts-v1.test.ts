@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { basic, startCredentialsApp } from '../credentials/support.ts';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { startCompanyTestApp } from '../support/company-app.ts';
 import { assertMatchesReference } from '../support/reference-schemas.ts';
 import { itEnforcesAccess } from '../support/security.ts';
 
 // /v1/chart-of-accounts over the accounts of /v1-beta/accounts (docs/decisions/chart-of-accounts-v1.md).
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
-
-before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
-});
-after(() => t.close());
+const { t, company, token } = await startCompanyTestApp();
 
 const V1 = '/v1/chart-of-accounts';
 // The reference's request content type.

@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { PAGE_BYTE_BUDGET } from '../../src/db/page-statement.ts';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { startCompanyTestApp } from '../support/company-app.ts';
 
 // A page ends at `limit` rows or once it holds PAGE_BYTE_BUDGET bytes of row JSON, so that one
 // request cannot make the service hold a page of 1,000 accounts of 64 KiB metadata each
 // (docs/decisions/pagination.md). Paging on from `endCursor` still meets every row once.
 
-let t: TestApp;
-let token: string;
-const company = randomUUID();
+const { t, company, token } = await startCompanyTestApp();
 /** The accounts in name order, with the bytes of the JSON each page row is. */
 const accounts: { id: string; bytes: number }[] = [];
 
@@ -19,8 +16,6 @@ const METADATA_BYTES = [60 * 1024, 200, 60 * 1024, 30 * 1024, 0];
 const ACCOUNTS = 80;
 
 before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
   // Names `Account 000`, `Account 001`, …; metadata by the turn of METADATA_BYTES.
   await t.db.query(
     `INSERT INTO accounts (company_id, external_id, name, archived, metadata)
@@ -36,7 +31,6 @@ before(async () => {
   );
   accounts.push(...rows.map((row) => ({ id: row.id, bytes: Number(row.bytes) })));
 });
-after(() => t.close());
 
 interface Page {
   data: { id: string }[];

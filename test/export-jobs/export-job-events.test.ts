@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { before, describe, it } from 'node:test';
+import { startCompanyTestApp } from '../support/company-app.ts';
 import { itEnforcesAccess } from '../support/security.ts';
 import { createJob, sendEvent } from './fixtures.ts';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
-
-before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
-});
-after(() => t.close());
+const { t, company, token } = await startCompanyTestApp();
 
 /** A job of a company of its own, brought to `status` through the API. */
 async function jobIn(status: string) {

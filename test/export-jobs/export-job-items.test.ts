@@ -1,23 +1,18 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { before, describe, it } from 'node:test';
+import { startCompanyTestApp } from '../support/company-app.ts';
 import { itEnforcesAccess } from '../support/security.ts';
 import { createEntries, createJob, sendEvent } from './fixtures.ts';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
+const { t, company, token } = await startCompanyTestApp();
 let entries: string[];
 let jobId: string;
 
 before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
   entries = await createEntries(t, company, token, 3);
   jobId = (await createJob(t, token, { companyId: company })).id;
 });
-after(() => t.close());
 
 const items = (query = '') => t.request('GET', `/v2/export-jobs/${jobId}/items${query}`, { token });
 const ids = (body: { data: { accountingEntryId: string }[] }) => body.data.map((i) => i.accountingEntryId);

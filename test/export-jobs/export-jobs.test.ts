@@ -1,21 +1,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { before, describe, it } from 'node:test';
+import { startCompanyTestApp } from '../support/company-app.ts';
 import { itEnforcesAccess } from '../support/security.ts';
 import { createEntries, createJob, sendEvent } from './fixtures.ts';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
+const { t, company, token } = await startCompanyTestApp();
 let entries: string[];
 
 before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
   entries = await createEntries(t, company, token, 3);
 });
-after(() => t.close());
 
 /** A company of its own with `count` entries, so jobs of different tests never block each other. */
 async function freshCompany(count = 2) {

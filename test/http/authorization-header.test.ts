@@ -2,19 +2,15 @@
 // the credential do not matter, anything else is 401. A token verified before is answered from the
 // cache, without waiting, and is still checked for its scope.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { before, describe, it } from 'node:test';
+import { startCompanyTestApp } from '../support/company-app.ts';
+
+const { t, company, token } = await startCompanyTestApp();
 
 describe('the Authorization header', () => {
-  let t: TestApp;
-  let token: string;
   let url: string;
   before(async () => {
-    t = await startTestApp();
-    const company = randomUUID();
-    token = await t.token({ companies: [company] });
     const created = await t.request('POST', '/v1-beta/accounts', {
       token,
       body: { companyId: company, externalId: 'a-1', name: 'Cash', archived: false },
@@ -22,7 +18,6 @@ describe('the Authorization header', () => {
     assert.equal(created.status, 201, created.text);
     url = `/v1-beta/accounts/${created.body.data.id}`;
   });
-  after(() => t.close());
 
   const send = (authorization: string) => t.request('GET', url, { headers: { authorization } });
 

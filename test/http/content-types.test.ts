@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { describe, it } from 'node:test';
+import { startCompanyTestApp } from '../support/company-app.ts';
 
 // The content types of the reference API's files: JSON answers as `application/json;charset=UTF-8`
 // (what a validating proxy compares), errors as problem+json.
 const JSON_TYPE = 'application/json;charset=UTF-8';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
-
-before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
-});
-after(() => t.close());
+const { t, company, token } = await startCompanyTestApp();
 
 /** Sends the request and checks its status and exact content type; returns the body. */
 async function expect(method: string, url: string, status: number, contentType: string, body?: unknown) {

@@ -3,20 +3,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fitsTerms } from '../../src/db/keyset.ts';
 import { MAX_JSON_DEPTH } from '../../src/http/json-body.ts';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { startCompanyTestApp } from '../support/company-app.ts';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
-
-before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
-});
-after(() => t.close());
+const { t, company, token } = await startCompanyTestApp();
 
 const newAccount = (fields: Record<string, unknown> = {}) => ({
   companyId: company,

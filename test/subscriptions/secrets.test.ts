@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { activeSecrets, MAX_PREVIOUS_SECRETS } from '../../src/subscriptions/store.ts';
 import { signatureHeader } from '../../src/webhooks/signature.ts';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { startCompanyTestApp } from '../support/company-app.ts';
 import { createSubscription } from './fixtures.ts';
 
-let t: TestApp;
-let token: string;
-before(async () => {
-  t = await startTestApp();
-  token = await t.token();
-});
-after(() => t.close());
+const { t, token } = await startCompanyTestApp();
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 

@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { startCompanyTestApp } from '../support/company-app.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 import { createSubscription, EVENT_TYPE, errorPaths, subscriptionBody } from './fixtures.ts';
 
-let t: TestApp;
-let token: string;
-before(async () => {
-  t = await startTestApp();
-  token = await t.token();
-});
-after(() => t.close());
+const { t, token } = await startCompanyTestApp();
 
 const post = (body: unknown) => t.request('POST', '/v1/subscriptions', { token, body });
 const basic = { type: 'BASIC', credentials: { username: 'user', password: 'pass' } };

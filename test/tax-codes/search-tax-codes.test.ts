@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { before, describe, it } from 'node:test';
+import { startCompanyTestApp } from '../support/company-app.ts';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
+const { t, company, token } = await startCompanyTestApp();
 const created: { id: string; name: string; code: string | null; type: string; archived: boolean }[] = [];
 
 // Five tax codes: names A..E, one without a code, two archived, one reverse.
 before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
   const fixtures = [
     { name: 'C', code: 'c1', type: 'inclusive', archived: false },
     { name: 'A', code: null, type: 'inclusive', archived: false },
@@ -34,7 +30,6 @@ before(async () => {
     body: { companyId: stranger, name: 'A', rate: 0, type: 'inclusive', archived: false },
   });
 });
-after(() => t.close());
 
 const search = (query: string, body?: unknown, as = token) =>
   t.request('POST', `/v0/tax-codes:search${query}`, { token: as, body });

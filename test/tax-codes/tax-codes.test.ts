@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { before, describe, it } from 'node:test';
+import { startCompanyTestApp } from '../support/company-app.ts';
 import { itEnforcesAccess } from '../support/security.ts';
 
-let t: TestApp;
-const company = randomUUID();
-let token: string;
-
-before(async () => {
-  t = await startTestApp();
-  token = await t.token({ companies: [company] });
-});
-after(() => t.close());
+const { t, company, token } = await startCompanyTestApp();
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 

@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { startCompanyTestApp } from '../support/company-app.ts';
 import { itEnforcesAccess } from '../support/security.ts';
 
-let t: TestApp;
-const company = randomUUID();
-
-before(async () => {
-  t = await startTestApp();
-});
-after(() => t.close());
+const { t, company } = await startCompanyTestApp();
 
 describe('GET /v1/event-types', () => {
   it('lists every event type with its version, scopes and a usable JSON schema of its data', async () => {
