@@ -10,9 +10,9 @@
 //   BENCH_EXCLUDE_REUSE=1 npm exec -- node bench/exclude-filter.ts   (the same database again)
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { type AccountFilters, type PagePosition, searchAccounts } from '../src/accounts/store.ts';
+import { type AccountFilters, searchAccounts } from '../src/accounts/store.ts';
 import type { Database } from '../src/db/database.ts';
-import type { Page } from '../src/db/keyset-page.ts';
+import type { Page, PagePosition } from '../src/db/keyset-page.ts';
 import { openDatabase } from '../src/db/open-database.ts';
 import { median } from './median.ts';
 import { seedAccounts } from './seed-accounts.ts';

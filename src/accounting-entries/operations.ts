@@ -3,8 +3,10 @@
 import { unknownAccount } from '../accounts/operations.ts';
 import type { Principal } from '../auth/principal.ts';
 import { type Database, isPgError, PG_FOREIGN_KEY_VIOLATION } from '../db/database.ts';
+import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError } from '../http/problem.ts';
+import { lowerIds } from '../http/schemas.ts';
 import type { AccountingEntry, AccountingEntryCreate, AccountingEntrySearch } from './schemas.ts';
 import * as store from './store.ts';
 
@@ -48,7 +50,7 @@ export async function searchAccountingEntries(
   db: Database,
   principal: Principal,
   filters: store.AccountingEntryFilters,
-  position: store.PagePosition,
+  position: PagePosition,
 ) {
   assertCompanyAccess(principal, filters.companyId);
   const page = await store.searchAccountingEntries(db, filters, position);
@@ -59,8 +61,8 @@ export async function searchAccountingEntries(
 export function toAccountingEntryFilters(body: AccountingEntrySearch): store.AccountingEntryFilters {
   return {
     companyId: body.companyId.toLowerCase(),
-    ids: body.ids ? body.ids.map((id) => id.toLowerCase()) : null,
-    accountIds: body.accountIds ? body.accountIds.map((id) => id.toLowerCase()) : null,
+    ids: lowerIds(body.ids),
+    accountIds: lowerIds(body.accountIds),
     dateFrom: body.dateFrom ?? null,
     dateTo: body.dateTo ?? null,
   };

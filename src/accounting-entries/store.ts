@@ -3,7 +3,7 @@
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
 import type { AccountingEntry } from './schemas.ts';
 
@@ -75,8 +75,6 @@ export interface AccountingEntryFilters {
   dateFrom: string | null;
   dateTo: string | null;
 }
-
-export type PagePosition = Pick<PageQuerySpec, 'sort' | 'limit' | 'offset' | 'after' | 'before'>;
 
 export async function searchAccountingEntries(
   db: Queryable,

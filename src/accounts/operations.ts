@@ -4,13 +4,14 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { deleteUnlessReferenced } from '../db/delete-unless-referenced.ts';
+import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError, validationError } from '../http/problem.ts';
+import { lowerIds } from '../http/schemas.ts';
 import { taxCodeCodeExists } from '../tax-codes/store.ts';
 import { loadAccount } from './account-loader.ts';
 import { describeAccountUsers, findAccountUsers } from './account-users.ts';
 import type { Account, AccountCreate, AccountSearch, AccountUpdate } from './schemas.ts';
-import type { PagePosition } from './store.ts';
 import * as store from './store.ts';
 
 const METADATA_MAX_BYTES = 64 * 1024;
@@ -133,7 +134,7 @@ export async function searchAccounts(
 export function toAccountFilters(body: AccountSearch & { codes?: (string | null)[] | null }): store.AccountFilters {
   return {
     companyId: body.companyId.toLowerCase(),
-    ids: body.ids ? body.ids.map((id) => id.toLowerCase()) : null,
+    ids: lowerIds(body.ids),
     name: body.name ?? null,
     code: body.code ?? null,
     codes: body.codes ?? null,

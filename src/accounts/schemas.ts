@@ -3,7 +3,7 @@
 import Type, { type Static } from 'typebox';
 import { pageQueryProperties } from '../http/pagination/page-request.ts';
 import { PageInfoSchema } from '../http/pagination/page-response.ts';
-import { DataEnvelope, Nullable, Uuid } from '../http/schemas.ts';
+import { DataEnvelope, IdList, Nullable, Uuid } from '../http/schemas.ts';
 
 export const ACCOUNT_SORT_KEYS = ['name', 'code', 'externalId', 'id', 'createdAt', 'updatedAt'] as const;
 
@@ -69,9 +69,7 @@ export const AccountUpdateSchema = Type.Object({
 
 export const AccountSearchSchema = Type.Object({
   companyId: Uuid('The company whose accounts to search'),
-  ids: Type.Optional(
-    Nullable(Type.Array(Uuid(), { uniqueItems: true, maxItems: 1000, description: 'Any of these ids' })),
-  ),
+  ids: IdList('Any of these ids'),
   name: Type.Optional(Nullable(Text255('Case-insensitive substring of the name'))),
   code: Type.Optional(Nullable(Text255('Exact code'))),
   externalId: Type.Optional(Nullable(Text255('Exact externalId'))),

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/database.ts';
-import type { SortColumn, SortKey } from '../db/keyset.ts';
-import { fetchPage, type Page } from '../db/keyset-page.ts';
+import type { SortColumn } from '../db/keyset.ts';
+import { fetchPage, type Page, type PagePosition } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
 import { excludedAccountIds, notAssignedConditions } from './assigned-accounts.ts';
 import type { Account } from './schemas.ts';
@@ -233,14 +233,6 @@ export interface AccountFilters {
   /** Leave out the accounts contra accounts and bookkeeping categories use. */
   excludeIfAssignedToContraAccount: boolean;
   excludeIfAssignedToCategory: boolean;
-}
-
-export interface PagePosition {
-  sort: SortKey[];
-  limit: number;
-  offset?: number;
-  after?: string[];
-  before?: string[];
 }
 
 export async function searchAccounts(db: Queryable, filters: AccountFilters, position: PagePosition): Promise<Page> {

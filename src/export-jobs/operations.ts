@@ -2,6 +2,7 @@
 // (docs/decisions/export-jobs-and-events.md). Routes parse and shape; these decide.
 import type { Principal } from '../auth/principal.ts';
 import { type Database, isPgError, PG_UNIQUE_VIOLATION, type Queryable } from '../db/database.ts';
+import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError } from '../http/problem.ts';
 import { recordEvent } from '../webhooks/record-event.ts';
@@ -89,7 +90,7 @@ export async function listExportJobs(
   db: Database,
   principal: Principal,
   filters: store.ExportJobFilters,
-  position: store.PagePosition,
+  position: PagePosition,
   settings: ExportJobSettings,
 ) {
   for (const company of filters.companies) assertCompanyAccess(principal, company);
@@ -156,7 +157,7 @@ export async function listExportJobItems(
   principal: Principal,
   jobId: string,
   status: string | null,
-  position: store.PagePosition,
+  position: PagePosition,
 ) {
   await getExportJob(db, principal, jobId, { ttlSeconds: 0 });
   const page = await store.listExportJobItems(db, jobId, status, position);

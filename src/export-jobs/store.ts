@@ -3,7 +3,7 @@
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
 import type { ExportJob, ExportJobItem, ExportJobItemUpdate, ExportJobStatus } from './schemas.ts';
 
 export const EXPORT_JOB_SORT_COLUMNS: Record<string, SortColumn> = {
@@ -150,8 +150,6 @@ export interface ExportJobFilters {
   companies: string[];
   statuses: ExportJobStatus[] | null;
 }
-
-export type PagePosition = Pick<PageQuerySpec, 'sort' | 'limit' | 'offset' | 'after' | 'before'>;
 
 export async function listExportJobs(
   db: Queryable,

@@ -3,6 +3,7 @@
 import Type from 'typebox';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
+import type { PagePosition } from '../db/keyset-page.ts';
 import type { App, RouteDeps } from '../http/app.ts';
 import { pageQueryProperties, parsePageRequest, splitCommaListsOf } from '../http/pagination/page-request.ts';
 import { PageInfoSchema, sendPage } from '../http/pagination/page-response.ts';
@@ -12,7 +13,6 @@ import {
   listActivities,
   OPERATION_TYPES,
   type OperationType,
-  type PagePosition,
   trailInReach,
 } from './activity-store.ts';
 import { reachOf, subscriptionNotFound } from './operations.ts';

@@ -2,7 +2,7 @@
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
 import type { AuditedFields, Change } from './activity-changes.ts';
 import { type SubscriptionReach, withinReach } from './store.ts';
 
@@ -55,8 +55,6 @@ export async function trailInReach(db: Queryable, subscriptionId: string, reach:
 
 const ACTIVITY_COLUMNS = `id, subscription_id AS "subscriptionId", operation_type AS "operationType",
   actor_urn AS "actorUrn", description, changes, ${isoTimestamp('created_at')} AS "createdAt"`;
-
-export type PagePosition = Pick<PageQuerySpec, 'sort' | 'limit' | 'offset' | 'after' | 'before'>;
 
 export async function listActivities(
   db: Queryable,

@@ -4,6 +4,7 @@
 import { hasScope, type Principal } from '../auth/principal.ts';
 import { isClientRevoked } from '../credentials/store.ts';
 import type { Database } from '../db/database.ts';
+import type { PagePosition } from '../db/keyset-page.ts';
 import { ApiError, type FieldError, jsonPointer, validationError } from '../http/problem.ts';
 import { endpointUrlProblem } from '../webhooks/endpoint-guard.ts';
 import { findEventType } from '../webhooks/event-types.ts';
@@ -147,7 +148,7 @@ export async function listSubscriptions(
   db: Database,
   principal: Principal,
   filters: SubscriptionListFilters,
-  position: store.PagePosition,
+  position: PagePosition,
 ) {
   return store.listSubscriptions(db, { ...filters, reach: reachOf(principal) }, position);
 }

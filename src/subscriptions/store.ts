@@ -4,7 +4,7 @@
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
 import { OPERATOR_ACTOR } from './activity-changes.ts';
 import type { Subscription, SubscriptionStatus } from './schemas.ts';
 
@@ -195,8 +195,6 @@ export interface SubscriptionFilters {
   /** Any of these; null for every type. */
   eventTypes: string[] | null;
 }
-
-export type PagePosition = Pick<PageQuerySpec, 'sort' | 'limit' | 'offset' | 'after' | 'before'>;
 
 export async function listSubscriptions(
   db: Queryable,

@@ -2,8 +2,10 @@
 // (docs/decisions/tax-codes-and-entries.md). Routes parse and shape; these decide.
 import type { Principal } from '../auth/principal.ts';
 import { type Database, isPgError, PG_UNIQUE_VIOLATION } from '../db/database.ts';
+import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError, jsonPointer, validationError } from '../http/problem.ts';
+import { lowerIds } from '../http/schemas.ts';
 import {
   type CalculatedTaxes,
   type CalculateTaxes,
@@ -71,7 +73,7 @@ export async function deleteTaxCode(db: Database, principal: Principal, id: stri
   if (!(await store.deleteTaxCode(db, id, [...principal.companies]))) throw taxCodeNotFound(id);
 }
 
-export async function searchTaxCodes(db: Database, filters: store.TaxCodeFilters, position: store.PagePosition) {
+export async function searchTaxCodes(db: Database, filters: store.TaxCodeFilters, position: PagePosition) {
   const page = await store.searchTaxCodes(db, filters, position);
   return page;
 }
@@ -87,7 +89,7 @@ export function toTaxCodeFilters(
 ): store.TaxCodeFilters {
   return {
     companyId: searchCompany(principal, companyIdParam),
-    ids: body.taxCodeIds ? body.taxCodeIds.map((id) => id.toLowerCase()) : null,
+    ids: lowerIds(body.taxCodeIds),
     code: body.code ?? null,
     type: body.type ?? null,
     archived: body.archived ?? null,

@@ -4,7 +4,7 @@
 import Type, { type Static } from 'typebox';
 import { pageQueryProperties } from '../http/pagination/page-request.ts';
 import { PageInfoSchema } from '../http/pagination/page-response.ts';
-import { DataEnvelope, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import { DataEnvelope, IdList, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
 
 export const TAX_CODE_SORT_KEYS = ['name', 'code', 'id', 'createdAt', 'updatedAt'] as const;
 export const TAX_CODE_TYPES = ['inclusive', 'exclusive', 'reverse'] as const;
@@ -52,9 +52,7 @@ export const TaxCodeWriteSchema = Type.Object({
 export const TaxCodeSearchSchema = Type.Object({
   archived: Type.Optional(Nullable(Type.Boolean({ description: 'Archived or not; both when omitted' }))),
   code: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'Exact code' }))),
-  taxCodeIds: Type.Optional(
-    Nullable(Type.Array(Uuid(), { uniqueItems: true, maxItems: 1000, description: 'Any of these ids' })),
-  ),
+  taxCodeIds: IdList('Any of these ids'),
   type: Type.Optional(Nullable(TaxCodeTypeSchema)),
 });
 

@@ -3,7 +3,7 @@
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
 import type { TaxCode, TaxCodeType } from './schemas.ts';
 
@@ -116,8 +116,6 @@ export interface TaxCodeFilters {
   type: string | null;
   archived: boolean | null;
 }
-
-export type PagePosition = Pick<PageQuerySpec, 'sort' | 'limit' | 'offset' | 'after' | 'before'>;
 
 export async function searchTaxCodes(db: Queryable, filters: TaxCodeFilters, position: PagePosition): Promise<Page> {
   return fetchPage(db, {

@@ -4,7 +4,7 @@
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
-import { fetchPage, type Page, type PageQuerySpec, rowToJson } from '../db/keyset-page.ts';
+import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
 import { EVENTS_CHANNEL } from './record-event.ts';
 
 export const MESSAGE_STATUSES = ['pending', 'delivered', 'failed'] as const;
@@ -47,8 +47,6 @@ const MESSAGE_COLUMNS = `m.id, m.event_id AS "eventId", e.event_type AS "eventTy
   CASE WHEN m.status = 'pending' THEN ${isoTimestamp('m.next_attempt_at')} END AS "nextAttemptAt",
   ${isoTimestamp('m.created_at')} AS "createdAt", ${isoTimestamp('m.delivered_at')} AS "deliveredAt"`;
 const MESSAGE_FROM = 'messages m JOIN events e ON e.id = m.event_id';
-
-export type PagePosition = Pick<PageQuerySpec, 'sort' | 'limit' | 'offset' | 'after' | 'before'>;
 
 export async function listMessages(
   db: Queryable,

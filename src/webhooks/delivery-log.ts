@@ -2,7 +2,7 @@
 // those who reach the subscription (reachOf): any other is answered like a missing one.
 import type { Principal } from '../auth/principal.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import type { Page } from '../db/keyset-page.ts';
+import type { Page, PagePosition } from '../db/keyset-page.ts';
 import { ApiError, validationError } from '../http/problem.ts';
 import { reachOf, subscriptionNotFound } from '../subscriptions/operations.ts';
 import { findStatusReason, subscriptionInReach } from '../subscriptions/store.ts';
@@ -21,7 +21,7 @@ export async function listMessages(
   principal: Principal,
   subscriptionId: string,
   status: store.MessageStatus | null,
-  position: store.PagePosition,
+  position: PagePosition,
 ): Promise<Page> {
   await assertOwnSubscription(db, principal, subscriptionId);
   return store.listMessages(db, subscriptionId, status, position);
