@@ -73,11 +73,14 @@ export async function startReceiver(
         timers.delete(timer);
         if (!response.destroyed) response.writeHead(reply.status, reply.headers).end(reply.body);
       };
-      const timer = setTimeout(send, reply.delayMs ?? 0);
+      const timer = setTimeout(send, reply.delayMs ?? 0).unref();
       timers.add(timer);
     });
   });
   server.listen(0, '127.0.0.1');
+  // Unreferenced, as are its answer timers: a test that fails before closing its receiver still lets
+  // the process end. Whatever awaits a request holds a timer of its own (see withDeadline).
+  server.unref();
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
