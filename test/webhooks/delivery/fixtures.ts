@@ -165,14 +165,27 @@ export interface TestWorker {
   stop(): Promise<void>;
 }
 
-export async function startTestWorker(
-  db: Database,
-  options: { scheduleMs?: number[]; timeoutMs?: number; perEndpointConcurrency?: number; allowPrivate?: boolean } = {},
-): Promise<TestWorker> {
+export interface TestWorkerOptions {
+  scheduleMs?: number[];
+  timeoutMs?: number;
+  perEndpointConcurrency?: number;
+  allowPrivate?: boolean;
+  /**
+   * No poll while the test runs and no wake-up from another test file's events: a retry that is not
+   * yet due when its previous attempt is recorded then comes from its timer or not at all.
+   */
+  retryByTimerOnly?: boolean;
+}
+
+// Longer than any test: the fallback poll never fires while one runs.
+const POLL_OUTLASTING_TESTS_MS = 3_600_000;
+
+export async function startTestWorker(db: Database, options: TestWorkerOptions = {}): Promise<TestWorker> {
   const attempts: AttemptReport[] = [];
   const waiters = new Set<() => void>();
   const worker = await startDeliveryWorker({
-    db,
+    db: options.retryByTimerOnly ? hearingOwnEventsOnly(db) : db,
+    pollIntervalMs: options.retryByTimerOnly ? POLL_OUTLASTING_TESTS_MS : undefined,
     logger: pino({ level: 'silent' }),
     config: {
       webhookRetrySchedule: options.scheduleMs ?? [20, 20, 20, 20, 20, 20, 20],
@@ -204,6 +217,26 @@ export async function startTestWorker(
       return withDeadline(wait, () => `${matching(messageId).length} of ${count} attempts were recorded`);
     },
     stop: () => worker.stop(),
+  };
+}
+
+/**
+ * `db`, whose listeners hear only the events stored in it. On PostgreSQL every test schema shares
+ * the server database's notification channel, so other test files' events would wake the worker.
+ * The empty payload of a listener that connected again passes, as does any payload that cannot be
+ * checked.
+ */
+function hearingOwnEventsOnly(db: Database): Database {
+  const isOwnEvent = async (payload: string) =>
+    payload === '' || (await db.query('SELECT 1 FROM events WHERE id = $1', [payload]).catch(() => [1])).length > 0;
+  return {
+    ...db,
+    listen: (channel, onNotify) =>
+      db.listen(channel, (payload) => {
+        void isOwnEvent(payload).then((own) => {
+          if (own) onNotify(payload);
+        });
+      }),
   };
 }
 
