@@ -42,6 +42,9 @@ before(async () => {
   const delivered = await receiverOfA.nth(1);
   assert.equal(JSON.parse(delivered.body).payload.data.id, exportJobId);
   messageId = delivered.headers['webhook-id'] as string;
+  // Recorded before the resend below: a resend while the attempt is in flight is settled by that
+  // attempt's record (docs/decisions/webhook-delivery.md, "A resend while an attempt is in flight").
+  await worker.recorded(1, messageId);
 });
 after(async () => {
   await worker.stop();
