@@ -113,10 +113,11 @@ async function storeCandidates(
     // A transaction of its own, so that a deadlock with a concurrent batch is retried.
     const rows = await db.transaction((tx) => store.insertAccounts(tx, companyId, pending));
     for (const row of rows) inserted.set(row.externalId, row.json);
-    const taken = pending.filter((candidate) => !inserted.has(candidate.externalId)).map((c) => c.externalId);
+    const taken = pending.filter((candidate) => !inserted.has(candidate.externalId));
     if (taken.length === 0) break;
-    for (const row of await store.findAccountsByExternalIds(db, companyId, taken)) stored.set(row.externalId, row);
-    pending = pending.filter((candidate) => !inserted.has(candidate.externalId) && !stored.has(candidate.externalId));
+    const takenIds = taken.map((candidate) => candidate.externalId);
+    for (const row of await store.findAccountsByExternalIds(db, companyId, takenIds)) stored.set(row.externalId, row);
+    pending = taken.filter((candidate) => !stored.has(candidate.externalId));
   }
   return { stored, inserted };
 }
