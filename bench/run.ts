@@ -15,8 +15,15 @@
 // 1,000,000 of them, in Chromium and from the API (bench/dashboard-suite.ts).
 // retention (not run by default): webhook retention under a sustained load of events and reads, with
 // a short retention against retention off: rows left and latencies (bench/webhooks/retention-load.ts).
+// isolation (not run by default): another owner's webhooks beside one owner's hanging subscriptions,
+// and the drain of a recovered backlog after stale statistics, each beside its baseline
+// (bench/webhooks/isolation.ts).
 //
-//   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions, cpu, chart, dashboard, retention)
+//   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions, cpu, chart, dashboard, retention,
+//                              isolation)
+//   BENCH_ISOLATION_HANGING=200, BENCH_ISOLATION_SAMPLES=200, BENCH_ISOLATION_RECOVERED=100000  the isolation
+//                              suite: one owner's hanging subscriptions, another owner's timed events beside
+//                              them, messages recovered
 //   BENCH_DASHBOARD_MESSAGES=1000000, BENCH_DASHBOARD_SAMPLES=20  the dashboard suite
 //   BENCH_CHART_ACCOUNTS=20000, BENCH_CHART_CLIENTS=16, BENCH_CHART_LATENCY_BATCHES=100,
 //   BENCH_CHART_BATCH_ROUNDS=3  the chart suite (batched syncs, the median counts)
@@ -53,6 +60,7 @@ import { describePageDepth } from './page-depth.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
 import { getByIdRequests, sampleBody, userToken } from './scenarios.ts';
 import { describeSlices } from './slices.ts';
+import { formatIsolationTable, type IsolationFigures, runIsolationSuite } from './webhooks/isolation.ts';
 import { formatRetentionTable, type RetentionFigures, runRetentionLoad } from './webhooks/retention-load.ts';
 import { formatWebhookTable, runWebhookSuite, type WebhookFigures } from './webhooks/suite.ts';
 
@@ -98,6 +106,11 @@ const settings = {
     messages: Number(env.BENCH_DASHBOARD_MESSAGES ?? 1_000_000),
     samples: Number(env.BENCH_DASHBOARD_SAMPLES ?? 20),
   },
+  isolation: {
+    hanging: Number(env.BENCH_ISOLATION_HANGING ?? 200),
+    samples: Number(env.BENCH_ISOLATION_SAMPLES ?? 200),
+    recovered: Number(env.BENCH_ISOLATION_RECOVERED ?? 100_000),
+  },
   webhooks: {
     messages: Number(env.BENCH_WEBHOOK_MESSAGES ?? 20_000),
     receivers: Number(env.BENCH_WEBHOOK_RECEIVERS ?? 50),
@@ -107,7 +120,7 @@ const settings = {
   },
 };
 for (const suite of settings.suites) {
-  if (!['accounts', 'webhooks', 'instructions', 'cpu', 'chart', 'dashboard', 'retention'].includes(suite))
+  if (!['accounts', 'webhooks', 'instructions', 'cpu', 'chart', 'dashboard', 'retention', 'isolation'].includes(suite))
     throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
 }
 for (const kind of settings.databases) {
@@ -168,6 +181,14 @@ if (settings.suites.includes('retention')) {
   );
 }
 
+let isolation: IsolationFigures[] | undefined;
+if (settings.suites.includes('isolation')) {
+  isolation = await runIsolationSuite(
+    { ...settings.isolation, databases: settings.databases, adminUrl: settings.adminUrl },
+    log,
+  );
+}
+
 const figures: Figure[] = accounts.flatMap((database) => {
   const bare = database.bare.median;
   return [
@@ -218,6 +239,7 @@ if (cpu) {
 if (chart) console.log(`\n${formatChartTable(chart, settings.chart)}\n`);
 if (dashboard) console.log(`\n${formatDashboardTable(dashboard)}\n`);
 if (retention) console.log(`\n${formatRetentionTable(retention, settings.retention)}\n`);
+if (isolation) console.log(`\n${formatIsolationTable(isolation)}\n`);
 if (webhooks) {
   console.log(`\n${formatWebhookTable(webhooks)}\n`);
   console.log(
@@ -248,6 +270,7 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
   chart,
   dashboard,
   retention,
+  isolation,
 });
 
 /**

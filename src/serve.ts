@@ -144,6 +144,7 @@ async function startApi(config: Config, db: Database, logger: pino.Logger) {
     logger,
     exportJobTtlSeconds: config.exportJobTtlSeconds,
     webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
+    webhookMaxSubscriptionsPerOwner: config.webhookMaxSubscriptionsPerOwner,
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
     dashboard: config.dashboard,

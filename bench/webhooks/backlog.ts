@@ -97,9 +97,12 @@ export async function benchBacklogDrain(options: {
   }
 }
 
-/** Commits one event of the healthy endpoint's company after a random pause; ms to its arrival. */
-async function timeOneEvent(db: Database, receiver: Receiver, companyId: string): Promise<number> {
-  await sleep(5 + Math.floor(Math.random() * 20));
+/**
+ * Commits one event of the healthy endpoint's company after a random pause of `pauseMs` to five times
+ * that; ms to its arrival.
+ */
+export async function timeOneEvent(db: Database, receiver: Receiver, companyId: string, pauseMs = 5): Promise<number> {
+  await sleep(pauseMs + Math.floor(Math.random() * 4 * pauseMs));
   const arrived = receiver.requests.length;
   await db.transaction((tx) => recordEvent(tx, { eventType: EVENT_TYPE, companyId, data: exportJobData(companyId) }));
   const committedAt = performance.timeOrigin + performance.now();
@@ -107,7 +110,7 @@ async function timeOneEvent(db: Database, receiver: Receiver, companyId: string)
   return (receiver.requests[arrived]?.receivedAt ?? Number.NaN) - committedAt;
 }
 
-function percentiles(latencies: number[]): Latency {
+export function percentiles(latencies: number[]): Latency {
   const sorted = [...latencies].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
   return { samples: sorted.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };

@@ -36,6 +36,7 @@ export const PROBLEM_TYPES = {
   BOOKKEEPING_CATEGORY_GROUP_IN_USE: { status: 409, title: 'The category group has categories' },
   BOOKKEEPING_CATEGORY_ALREADY_EXISTS: { status: 409, title: 'A category with this externalId already exists' },
   SUBSCRIPTION_DISABLED: { status: 409, title: 'The service disabled this subscription' },
+  SUBSCRIPTION_LIMIT_REACHED: { status: 409, title: 'The owner has as many subscriptions as it may' },
   EXPORT_ALREADY_IN_PROGRESS: { status: 409, title: 'The company already has a pending or in_progress export job' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   TOO_MANY_ITEMS: { status: 413, title: 'The request names too many items' },

@@ -28,8 +28,11 @@ async function readDeliveryFigures(db: Database): Promise<DeliveryFigures> {
        (SELECT count(*) FROM (SELECT 1 FROM messages WHERE status = 'pending' LIMIT $1) p)::float8 AS pending,
        (SELECT count(*) FROM (SELECT 1 FROM messages WHERE status = 'pending' AND next_attempt_at <= now() LIMIT $1) d)::float8
          AS due,
-       COALESCE((SELECT extract(epoch FROM now() - min(next_attempt_at)) FROM messages
-                 WHERE status = 'pending' AND next_attempt_at <= now()), 0)::float8 AS "oldestDueSeconds",
+       -- The first entry of messages_due_idx, read as such: min() was planned as a read of every due
+       -- message when the statistics said none was pending (after a recovery, say).
+       COALESCE((SELECT extract(epoch FROM now() - next_attempt_at) FROM messages
+                 WHERE status = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT 1), 0)::float8
+         AS "oldestDueSeconds",
        (SELECT count(*) FROM subscriptions WHERE status = 'ACTIVE')::float8 AS active,
        (SELECT count(*) FROM subscriptions WHERE status = 'INACTIVE')::float8 AS inactive,
        (SELECT count(*) FROM subscriptions WHERE status_reason = 'ENDPOINT_FAILING')::float8 AS "endpointFailing",

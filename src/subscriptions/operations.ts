@@ -23,6 +23,8 @@ import * as store from './store.ts';
 export interface SubscriptionSettings {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private addresses allowed as endpoints (development only). */
   allowPrivateTargets: boolean;
+  /** WEBHOOK_MAX_SUBSCRIPTIONS_PER_OWNER: past it a create answers 409 (decisions/tenant-isolation.md). */
+  maxSubscriptionsPerOwner: number;
 }
 
 /** Who owns what the principal creates: the third-party application, else the subject. */
@@ -42,7 +44,8 @@ export function reachOf(principal: Principal): store.SubscriptionReach {
 /**
  * 200 with the new subscription. It remembers the token's companies: it receives events of those
  * only. Its first signing secret and its CREATE activity are written in the same transaction. A
- * revoked client owns nothing new (403), whatever token names it.
+ * revoked client owns nothing new (403), whatever token names it, and an owner at its limit of
+ * subscriptions nothing more (409).
  */
 export async function createSubscription(
   db: Database,
@@ -56,7 +59,15 @@ export async function createSubscription(
     if (principal.clientId && (await isClientRevoked(tx, principal.clientId))) {
       throw new ApiError('FORBIDDEN', 'The client of this token is revoked: it cannot own new subscriptions');
     }
-    const subscription = await store.insertSubscription(tx, ownerOf(principal), companies, fields);
+    const owner = ownerOf(principal);
+    const owned = await store.countSubscriptionsOfLocked(tx, owner);
+    if (owned >= settings.maxSubscriptionsPerOwner) {
+      throw new ApiError(
+        'SUBSCRIPTION_LIMIT_REACHED',
+        `This client has ${owned} subscriptions, the most it may have (${settings.maxSubscriptionsPerOwner}); delete one before creating another`,
+      );
+    }
+    const subscription = await store.insertSubscription(tx, owner, companies, fields);
     await store.insertCurrentSecret(tx, subscription.id, generateSecret());
     await insertActivity(tx, {
       subscriptionId: subscription.id,

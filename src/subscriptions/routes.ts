@@ -48,7 +48,10 @@ function refuseInvalidRequest(request: FastifyRequest, rules: operations.Subscri
 const splitListParameters = splitCommaListsOf(['event_types', 'sorting_keys', 'sorting_order']);
 
 export function registerSubscriptionRoutes(app: App, { db, config: settings }: RouteDeps): void {
-  const rules = { allowPrivateTargets: settings.webhookAllowPrivateTargets };
+  const rules = {
+    allowPrivateTargets: settings.webhookAllowPrivateTargets,
+    maxSubscriptionsPerOwner: settings.webhookMaxSubscriptionsPerOwner,
+  };
   const requestRules =
     'status ACTIVE (default) or INACTIVE; eventTypes known (400) and each needing scopes the token holds (403 FORBIDDEN with missingScopes); endpointUrl https, at most 2048 characters, not a private address; endpointAuth NONE (default) or BASIC with credentials; customHeaders as described on the field.';
 
@@ -60,10 +63,10 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
       schema: {
         operationId: 'createSubscription',
         summary: 'Create a subscription',
-        description: `Subscribes an endpoint to event types of the companies the token lists. ${requestRules} Every subscription gets a signing secret (GET …/secret). Answers 200, as the reference API.`,
+        description: `Subscribes an endpoint to event types of the companies the token lists. ${requestRules} Every subscription gets a signing secret (GET …/secret). Answers 200, as the reference API. An owner (the token's client) has at most WEBHOOK_MAX_SUBSCRIPTIONS_PER_OWNER subscriptions (250 by default): one more answers 409 SUBSCRIPTION_LIMIT_REACHED.`,
         tags,
         body: SubscriptionRequestSchema,
-        response: { 200: { ...SubscriptionEnvelope, description: 'Subscription created' }, ...errorResponses() },
+        response: { 200: { ...SubscriptionEnvelope, description: 'Subscription created' }, ...errorResponses(409) },
       },
     },
     async (request) => {

@@ -61,6 +61,19 @@ function fieldValues(fields: SubscriptionFields): unknown[] {
   ];
 }
 
+/**
+ * How many subscriptions `owner` has, counted under a lock of that owner's held until the transaction
+ * ends, so that two creates at once cannot both pass the owner's limit. The count comes from a
+ * statement after the lock's, which sees what a create that held the lock before committed.
+ */
+export async function countSubscriptionsOfLocked(tx: Queryable, owner: string): Promise<number> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('subscriptions of ' || $1, 0))`, [owner]);
+  const [row] = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM subscriptions WHERE owner = $1', [
+    owner,
+  ]);
+  return row?.count ?? 0;
+}
+
 export async function insertSubscription(
   tx: Queryable,
   owner: string,

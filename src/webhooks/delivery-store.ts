@@ -8,6 +8,8 @@ import type { Notification } from './send-notification.ts';
 
 export interface ClaimedMessage extends Notification {
   subscriptionId: string;
+  /** The subscription's owner: its client, whose attempts in flight share one cap. */
+  owner: string;
   /** Attempts made before this one; the guard of its record. */
   attempts: number;
 }
@@ -20,11 +22,16 @@ export interface ClaimOptions {
   perSubscription: number;
   /** Attempts this worker has in flight, per subscription id. */
   busy: ReadonlyMap<string, number>;
+  /** Attempts in flight at once to all the subscriptions of one owner in this worker. */
+  perOwner: number;
+  /** Attempts this worker has in flight, per owner. */
+  busyOwners: ReadonlyMap<string, number>;
 }
 
 interface ClaimedRow {
   messageId: string;
   subscriptionId: string;
+  owner: string;
   attempts: number;
   endpointUrl: string;
   eventId: string;
@@ -38,9 +45,11 @@ interface ClaimedRow {
 
 /**
  * Leases up to `limit` due messages with what sending them needs: of each subscription at most its
- * free slots (`perSubscription` less `busy`), earliest first, so that a backlogged endpoint never
- * stands in front of another's messages. A message is due when pending, its time has come and no
- * live lease holds it; due_messages_in_fair_shares (migration 0026) finds them.
+ * free slots (`perSubscription` less `busy`), of each owner at most its free slots (`perOwner` less
+ * `busyOwners`), owners in turns and each one's earliest first, so that neither a backlogged endpoint
+ * nor an owner's many hanging ones stand in front of another's messages. A message is due when
+ * pending, its time has come and no live lease holds it; due_messages_in_fair_shares (migration 0027)
+ * finds them.
  *
  * A due message of a subscription the service stopped (status_reason, e.g. its client was revoked)
  * is failed unsent instead of leased. Revoking fails the pending messages itself; this catches those
@@ -55,7 +64,10 @@ interface ClaimedRow {
 export async function claimDueMessages(db: Queryable, options: ClaimOptions): Promise<ClaimedMessage[]> {
   const rows = await db.query<ClaimedRow>(
     `WITH relaxed AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true)),
-     due AS (SELECT id FROM due_messages_in_fair_shares($3, $4, $5::uuid[], $6::int[]) AS id, relaxed),
+     due AS (
+       SELECT id FROM due_messages_in_fair_shares($3, $4, $5::uuid[], $6::int[], $7, $8::text[], $9::int[]) AS id,
+         relaxed
+     ),
      claimed AS (
        UPDATE messages m SET
          leased_until = CASE WHEN sub.status_reason IS NULL THEN now() + $2 * interval '1 millisecond' END,
@@ -66,7 +78,7 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
        WHERE m.id = due.id AND sub.id = m.subscription_id
        RETURNING m.id, m.subscription_id, m.event_id, m.attempts, m.status
      )
-     SELECT c.id AS "messageId", c.subscription_id AS "subscriptionId", c.attempts,
+     SELECT c.id AS "messageId", c.subscription_id AS "subscriptionId", s.owner, c.attempts,
        s.endpoint_url AS "endpointUrl", s.custom_headers AS "customHeaders",
        s.basic_username AS "basicUsername", s.basic_password AS "basicPassword",
        e.id AS "eventId", e.event_type AS "eventType", e.data,
@@ -82,11 +94,15 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
       options.perSubscription,
       [...options.busy.keys()],
       [...options.busy.values()],
+      options.perOwner,
+      [...options.busyOwners.keys()],
+      [...options.busyOwners.values()],
     ],
   );
   return rows.map((row) => ({
     messageId: row.messageId,
     subscriptionId: row.subscriptionId,
+    owner: row.owner,
     attempts: row.attempts,
     endpointUrl: row.endpointUrl,
     eventId: row.eventId,

@@ -36,6 +36,11 @@ export interface DeliveryWorkerOptions {
   concurrency?: number;
   /** Attempts in flight at once to one subscription, so one slow endpoint cannot take every slot. */
   perEndpointConcurrency?: number;
+  /**
+   * Attempts in flight at once to all the subscriptions of one owner, so one owner's many slow
+   * endpoints cannot take every slot. Default: a quarter of `concurrency`, at least the per-endpoint cap.
+   */
+  perOwnerConcurrency?: number;
   /** How long a claim holds a message; past it, another worker may retry it. Default: timeout + lease margin. */
   leaseMs?: number;
   /** The fallback poll, for notifications missed while a connection was down. */
@@ -71,6 +76,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const concurrency = options.concurrency ?? 64;
   const perEndpoint = options.perEndpointConcurrency ?? 8;
+  const perOwner = options.perOwnerConcurrency ?? Math.max(perEndpoint, Math.floor(concurrency / 4));
   const leaseMs = options.leaseMs ?? config.webhookTimeoutMs + config.webhookLeaseMarginMs;
   // An ending attempt claims more work only once this many slots are free, so that a busy worker
   // claims in batches rather than one message per statement.
@@ -93,7 +99,9 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const wakeIfRoom = () => {
     if (freeSlots() >= refillAt) wake();
   };
+  // Attempts in flight per subscription and per owner: the claims keep both caps.
   const perSubscription = new Map<string, number>();
+  const perOwnerInFlight = new Map<string, number>();
   // Messages from their claim until their attempt is recorded (or its recording failed).
   const inFlight = new Set<string>();
   // Set when a claim or a record failed: this worker may hold leases it does not work on.
@@ -155,13 +163,15 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       const free = freeSlots();
       if (free <= 0) return; // an attempt ending wakes the worker
       const limit = Math.min(CLAIM_BATCH, free);
-      // The claim itself keeps the per-endpoint cap: at most each subscription's free slots.
+      // The claim itself keeps the caps: at most each subscription's and each owner's free slots.
       const claimed = await claimDueMessages(db, {
         workerId,
         leaseMs,
         limit,
         perSubscription: perEndpoint,
         busy: perSubscription,
+        perOwner,
+        busyOwners: perOwnerInFlight,
       });
       if (stopping) {
         const ids = claimed.map((message) => message.messageId);
@@ -190,12 +200,12 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   function start(message: ClaimedMessage): void {
     sending++;
     inFlight.add(message.messageId);
-    perSubscription.set(message.subscriptionId, (perSubscription.get(message.subscriptionId) ?? 0) + 1);
+    countUp(perSubscription, message.subscriptionId);
+    countUp(perOwnerInFlight, message.owner);
     const sent = () => {
       sending--;
-      const left = (perSubscription.get(message.subscriptionId) ?? 1) - 1;
-      if (left > 0) perSubscription.set(message.subscriptionId, left);
-      else perSubscription.delete(message.subscriptionId);
+      countDown(perSubscription, message.subscriptionId);
+      countDown(perOwnerInFlight, message.owner);
       wakeIfRoom();
     };
     const attempt = deliver(message, sent).finally(() => {
@@ -239,7 +249,10 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const unlisten = await db.listen(EVENTS_CHANNEL, wakeOnNotify);
   const poll = setInterval(wake, pollMs);
   poll.unref();
-  log.info({ concurrency, perEndpointConcurrency: perEndpoint }, 'delivery worker started');
+  log.info(
+    { concurrency, perEndpointConcurrency: perEndpoint, perOwnerConcurrency: perOwner },
+    'delivery worker started',
+  );
   wake();
 
   return {
@@ -257,4 +270,15 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       log.info('delivery worker stopped');
     },
   };
+}
+
+function countUp(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** Counts one down, forgetting the key at zero: the claim is passed only the busy ones. */
+function countDown(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }

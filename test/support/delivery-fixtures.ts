@@ -67,15 +67,18 @@ export interface InsertedSubscription {
   secret: string;
 }
 
-/** An ACTIVE subscription of `companyId` to v1.export-job.created, with one signing secret. */
+/**
+ * An ACTIVE subscription of `companyId` to v1.export-job.created, with one signing secret; its owner
+ * is one of its own unless `owner` is given.
+ */
 export async function insertSubscription(
   db: Queryable,
-  options: { endpointUrl: string; companyId: string },
+  options: { endpointUrl: string; companyId: string; owner?: string },
 ): Promise<InsertedSubscription> {
   const [row] = await db.query<{ id: string }>(
     `INSERT INTO subscriptions (owner, companies, status, event_types, endpoint_url)
      VALUES ($1, $2::uuid[], 'ACTIVE', $3::text[], $4) RETURNING id`,
-    [`test-${randomUUID()}`, [options.companyId], [EVENT_TYPE], options.endpointUrl],
+    [options.owner ?? `test-${randomUUID()}`, [options.companyId], [EVENT_TYPE], options.endpointUrl],
   );
   if (!row) throw new Error('INSERT … RETURNING answered no row');
   const secret = generateSecret();

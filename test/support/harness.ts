@@ -78,7 +78,13 @@ export async function startTestApp(
   options: Partial<
     Pick<
       ServerOptions,
-      'exportJobTtlSeconds' | 'webhookAllowPrivateTargets' | 'verifyToken' | 'rateLimits' | 'trustProxy' | 'dashboard'
+      | 'exportJobTtlSeconds'
+      | 'webhookAllowPrivateTargets'
+      | 'webhookMaxSubscriptionsPerOwner'
+      | 'verifyToken'
+      | 'rateLimits'
+      | 'trustProxy'
+      | 'dashboard'
     >
   > = {},
 ): Promise<TestApp> {

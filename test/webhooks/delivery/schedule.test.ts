@@ -7,8 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { Database } from '../../../src/db/database.ts';
+import { generateSecret } from '../../../src/webhooks/signature.ts';
 import { openTestDatabase } from '../../support/database.ts';
 import {
+  EVENT_TYPE,
   emitEvent,
   insertSubscription,
   messagesOf,
@@ -215,6 +217,52 @@ describe('a hanging endpoint', { timeout: 30_000 }, () => {
       // cap held: no ninth attempt to the hanging endpoint.
       assert.equal(hanging.requests.length, 8);
       assert.equal(hanging.maxOpen(), 8);
+    } finally {
+      await hanging.close();
+      await healthy.close();
+    }
+  });
+});
+
+// One owner's many hanging endpoints, as an attacker with one client's credentials could make them:
+// each subscription is under its own cap of 8, and only the owner's cap keeps slots for others.
+describe("an owner's 200 hanging endpoints", { timeout: 60_000 }, () => {
+  let ownDb: Database;
+  let ownWorker: TestWorker;
+  before(async () => {
+    ownDb = await openTestDatabase();
+    ownWorker = await startTestWorker(ownDb, { timeoutMs: NEVER_MS });
+  });
+  after(async () => {
+    await ownWorker.stop();
+    await ownDb.close();
+  });
+
+  it("do not delay another owner's endpoint, and hold no more than the owner's 16 slots", async () => {
+    const hanging = await startReceiver(() => ({ status: 200, delayMs: NEVER_MS }));
+    const healthy = await startReceiver();
+    try {
+      const [slowCompany, fastCompany] = [randomUUID(), randomUUID()];
+      const owner = `client-${randomUUID()}`;
+      await ownDb.query(
+        `WITH created AS (
+           INSERT INTO subscriptions (owner, companies, status, event_types, endpoint_url)
+           SELECT $1, $2::uuid[], 'ACTIVE', $3::text[], $4 || '/' || n FROM generate_series(1, 200) AS n
+           RETURNING id
+         )
+         INSERT INTO subscription_secrets (subscription_id, secret) SELECT id, $5 FROM created`,
+        [owner, [slowCompany], [EVENT_TYPE], hanging.url, generateSecret()],
+      );
+      await insertSubscription(ownDb, { endpointUrl: healthy.url, companies: [fastCompany] });
+      // One event: 200 messages of one owner, one per subscription, all committed before the healthy one.
+      await emitEvent(ownDb, slowCompany);
+      await hanging.nth(16);
+      await emitEvent(ownDb, fastCompany);
+      await healthy.nth(1);
+      // The healthy message went out while the owner's sixteen attempts were still open, and the
+      // owner's cap held: no seventeenth attempt, though 184 of its subscriptions have a free slot.
+      assert.equal(hanging.requests.length, 16);
+      assert.equal(hanging.maxOpen(), 16);
     } finally {
       await hanging.close();
       await healthy.close();
