@@ -57,13 +57,14 @@ export async function openPostgres(
       .trim(),
   });
   const connection = connectionFor('force_custom_plan');
-  const poolOptions = { max: POOL_SIZE, ...KEEP_IDLE_CONNECTIONS, onConnect: keepFreedMemory };
+  const poolOptions = { max: POOL_SIZE, ...KEEP_IDLE_CONNECTIONS, onConnect: keepFreedMemory, Client: PoolConnection };
   const planning = new pg.Pool({ ...connection, ...poolOptions });
   const keepingPlans = connectionFor('force_generic_plan');
   const reusing = new pg.Pool({ ...keepingPlans, ...poolOptions });
   const pipelined = openPipelinedConnection(keepingPlans, { onConnect: keepFreedMemory });
   const listeners = new Set<PostgresListener>();
-  // An idle client that loses its connection emits here; without a listener it would crash the process.
+  // An idle connection that breaks is closed by its pool, which then emits its error here; an 'error'
+  // event without a listener would end the process.
   for (const pool of [planning, reusing]) pool.on('error', () => {});
   if (options.schema) await createSchema(planning, options.schema);
 
@@ -78,14 +79,8 @@ export async function openPostgres(
 
   async function transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const client = await planning.connect();
-      // A checked-out client has no listener of its pool's: an error the connection reports between
-      // statements (PostgreSQL ended the session: 57P01 on a restart) would end the process.
-      let broken: Error | undefined;
-      const onError = (error: Error) => {
-        broken ??= error;
-      };
-      client.on('error', onError);
+      const client = (await planning.connect()) as pg.PoolClient & PoolConnection;
+      let unavailable: Error | undefined;
       try {
         await client.query('BEGIN');
         const result = await work({
@@ -95,16 +90,15 @@ export async function openPostgres(
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        if (isDatabaseUnavailable(error)) broken ??= error as Error;
+        if (isDatabaseUnavailable(error)) unavailable = error as Error;
         // A connection that is gone has rolled back with its session.
-        if (!broken) await client.query('ROLLBACK').catch(() => {});
+        if (!client.lostWith && !unavailable) await client.query('ROLLBACK').catch(() => {});
         const code = (error as { code?: string }).code;
         if (attempt < MAX_ATTEMPTS && code && RETRYABLE.has(code)) continue;
         throw error;
       } finally {
-        client.off('error', onError);
         // Released with its error, the pool closes the connection instead of handing it out again.
-        client.release(broken);
+        client.release(client.lostWith ?? unavailable);
       }
     }
   }
@@ -132,6 +126,25 @@ export async function openPostgres(
       await Promise.all([planning.end(), reusing.end(), pipelined.end()]);
     },
   };
+}
+
+/**
+ * A pool's connection, with an 'error' listener from its creation to its end that keeps the first
+ * error: an 'error' event without a listener ends the process. node-postgres's pool listens to its
+ * idle connections only. It hands one that a statement releases straight to a waiting `connect()`,
+ * whose caller resumes only after the rest of that socket read is handled: PostgreSQL ending the
+ * session right after the statement's answer (57P01 in the same read) is emitted in between.
+ */
+class PoolConnection extends pg.Client {
+  /** Why the connection broke, if it did: its holder releases it with this, so the pool closes it. */
+  lostWith: Error | undefined;
+
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', (error) => {
+      this.lostWith ??= error;
+    });
+  }
 }
 
 // IF NOT EXISTS still fails with a unique violation when another process creates it at that moment.

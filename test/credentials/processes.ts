@@ -34,6 +34,7 @@ export interface ServeOptions {
   role?: 'api' | 'all';
 }
 
+const LISTEN_TIMEOUT_MS = 60_000;
 const REPOSITORY = new URL('../..', import.meta.url).pathname;
 
 /** Starts `ledgerhook serve` and resolves once it logs its address. */
@@ -57,6 +58,9 @@ export async function startServe(
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const exited = once(child, 'exit');
+  const signal = (name: NodeJS.Signals) =>
+    process.kill(npmStart ? -(child.pid as number) : (child.pid as number), name);
+  let timer: NodeJS.Timeout | undefined;
   const { url, pid } = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
     lines.on('line', (line) => {
       output += `${line}\n`;
@@ -64,10 +68,13 @@ export async function startServe(
       if (match?.[1]) resolve({ url: match[1], pid: JSON.parse(line).pid });
     });
     child.once('exit', (code) => reject(new Error(`the server exited with code ${code} before listening:\n${output}`)));
-  });
+    // Its address is in a line at level info: a LOG_LEVEL above it would leave this waiting for ever.
+    timer = setTimeout(() => {
+      signal('SIGKILL');
+      reject(new Error(`the server did not log its address within ${LISTEN_TIMEOUT_MS} ms:\n${output}`));
+    }, LISTEN_TIMEOUT_MS);
+  }).finally(() => clearTimeout(timer));
   const running = () => child.exitCode === null && child.signalCode === null;
-  const signal = (name: NodeJS.Signals) =>
-    process.kill(npmStart ? -(child.pid as number) : (child.pid as number), name);
   return {
     url,
     child,
