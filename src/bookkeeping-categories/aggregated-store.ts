@@ -11,9 +11,9 @@ export interface AggregatedFilters extends GroupFilters {
 
 /**
  * The most categories a group shows in the aggregated view, by name then id. A group may hold any
- * number of categories; with this bound a group is at most about 100 × 4 KB (every text at its
- * 255-character limit) and usually 25 KB, so the page budget bounds the answer and no group alone
- * outgrows it (docs/decisions/bounded-answers.md). The rest are the category search's.
+ * number of categories; with this bound a group is about 25 KB with ordinary names and under 800 KB
+ * at the very worst, so the page budget bounds the answer and no group alone outgrows it
+ * (docs/decisions/bounded-answers.md). The rest are the category search's.
  */
 export const CATEGORIES_PER_GROUP = 100;
 

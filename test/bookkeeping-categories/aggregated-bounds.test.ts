@@ -92,7 +92,7 @@ describe('the aggregated view of a group with many categories', { timeout: 60_00
       bigIds.slice(0, CATEGORIES_PER_GROUP),
     );
     assert.equal(big.hasMoreCategories, true);
-    // 5,000 categories were 1.4 MB in one group; 100 are about 25 KB.
+    // 5,000 categories were about 1 MB in one group; 100 are about 20 KB.
     assert.ok(bytes < 64 * 1024, `${bytes} bytes`);
     const rest = await restOfGroup(groups.Big as string, null, big.categories.length);
     assert.deepEqual([...big.categories.map((c) => c.id), ...rest], bigIds);
