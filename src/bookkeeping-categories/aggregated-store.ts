@@ -17,6 +17,13 @@ export interface AggregatedFilters extends GroupFilters {
  */
 export const CATEGORIES_PER_GROUP = 100;
 
+/**
+ * The most groups a page of the aggregated view holds, whatever its `limit`: each group's categories
+ * are written into its JSON per request, for every group the page statement fetches, so a page of
+ * 1,000 groups built 100,000 categories to send the 40 that fit the byte budget.
+ */
+export const GROUPS_PER_PAGE = 100;
+
 export async function searchAggregatedGroups(
   db: Queryable,
   filters: AggregatedFilters,
@@ -30,6 +37,8 @@ export async function searchAggregatedGroups(
     from: GROUPS.table,
     filter: (params) => groupConditions(filters, params),
     columns: GROUP_SORT_COLUMNS,
+    // A page builds at most 101 groups' categories (10,100), not 1,001 groups' (100,100).
+    maxRows: GROUPS_PER_PAGE,
     ...position,
   });
 }

@@ -8,6 +8,7 @@ import { errorResponses, Nullable, Timestamp, TimestampInput, Uuid } from '../ht
 import * as operations from './delivery-log.ts';
 import {
   ATTEMPT_SORT_COLUMNS,
+  ATTEMPTS_PER_PAGE,
   MESSAGE_SORT_COLUMNS,
   MESSAGE_STATUSES,
   type MessageStatus,
@@ -180,8 +181,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       schema: {
         operationId: 'listMessageAttempts',
         summary: 'List the delivery attempts of a message',
-        description:
-          'By attempt number, first first unless sorting_order says DESC. Paged like every list: a message resent again and again has as many attempts, so a page ends at limit attempts or about 1 MiB.',
+        description: `By attempt number, first first unless sorting_order says DESC. Paged like every list, since a message resent again and again has as many attempts: a page ends at limit attempts (at most ${ATTEMPTS_PER_PAGE}) or about 1 MiB.`,
         tags,
         params: MessageParams,
         querystring: AttemptListQuery,

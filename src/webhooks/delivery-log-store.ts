@@ -94,6 +94,13 @@ export const ATTEMPT_SORT_COLUMNS: Record<string, SortColumn> = {
   attempt: { sql: 'attempt', type: 'integer', unique: true },
 };
 
+/**
+ * The most attempts a page holds, whatever its `limit`: about what the byte budget holds of attempts
+ * with 4 KiB response bodies. Each attempt's JSON is built for every row fetched, up to 25 KB when
+ * its body is all control characters (docs/decisions/bounded-answers.md).
+ */
+export const ATTEMPTS_PER_PAGE = 250;
+
 const ATTEMPT_COLUMNS = `attempt, ${isoTimestamp('started_at')} AS "startedAt", duration_ms AS "durationMs",
   status_code AS "statusCode", error, response_body AS "responseBody", succeeded`;
 
@@ -105,6 +112,7 @@ export async function listAttempts(db: Queryable, messageId: string, position: P
     filter: (params) => [`message_id = ${params.add(messageId)}`],
     columns: ATTEMPT_SORT_COLUMNS,
     reusePlan: true,
+    maxRows: ATTEMPTS_PER_PAGE,
     ...position,
   });
 }

@@ -3,7 +3,7 @@
 // in the same order, and a page of groups ends at the page budget.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { CATEGORIES_PER_GROUP } from '../../src/bookkeeping-categories/aggregated-store.ts';
+import { CATEGORIES_PER_GROUP, GROUPS_PER_PAGE } from '../../src/bookkeeping-categories/aggregated-store.ts';
 import { PAGE_BYTE_BUDGET } from '../../src/db/page-statement.ts';
 import { AGGREGATED, CATEGORIES, startBookkeepingTestApp } from './support.ts';
 
@@ -25,6 +25,12 @@ before(async () => {
      SELECT $1::uuid, name, 'OTHER', false
      FROM unnest(ARRAY['Big', 'Full'] || ARRAY(SELECT 'Wide ' || lpad(i::text, 2, '0') FROM generate_series(0, $2 - 1) AS i)) AS name`,
     [company, WIDE_GROUPS],
+  );
+  // GROUPS_PER_PAGE + 20 travel groups without categories: small enough for 1,000 a page.
+  await t.db.query(
+    `INSERT INTO bookkeeping_category_groups (company_id, name, type, archived)
+     SELECT $1::uuid, 'Trip ' || lpad(i::text, 3, '0'), 'TRAVEL', false FROM generate_series(1, $2) AS i`,
+    [company, GROUPS_PER_PAGE + 20],
   );
   const rows = await t.db.query<{ id: string; name: string }>(
     'SELECT id, name FROM bookkeeping_category_groups WHERE company_id = $1',
@@ -118,6 +124,15 @@ describe('the aggregated view of a group with many categories', { timeout: 60_00
     assert.equal(byName.Full?.hasMoreCategories, false);
     assert.equal(byName['Wide 00']?.categories.length, CATEGORIES_PER_GROUP);
     assert.equal(byName['Wide 00']?.hasMoreCategories, true);
+  });
+
+  it(`holds at most ${GROUPS_PER_PAGE} groups a page whatever the limit, and pages on exactly`, async () => {
+    const first = await aggregated({ types: ['TRAVEL'] }, '?limit=1000');
+    assert.equal(first.page.data.length, GROUPS_PER_PAGE);
+    assert.equal(first.page.pagination.hasNextPage, true);
+    const second = await aggregated({ types: ['TRAVEL'] }, `?limit=1000&after=${first.page.pagination.endCursor}`);
+    assert.equal(second.page.data.length, 20);
+    assert.equal(second.page.pagination.hasNextPage, false);
   });
 
   it('pages groups within the byte budget at limit=1000, every group once', async () => {

@@ -6,12 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { PAGE_BYTE_BUDGET } from '../../../src/db/page-statement.ts';
 import { encodeCursor } from '../../../src/http/pagination/cursor.ts';
+import { ATTEMPTS_PER_PAGE } from '../../../src/webhooks/delivery-log-store.ts';
 import { startTestApp, type TestApp } from '../../support/harness.ts';
 import { emitEvent, insertSubscription } from './fixtures.ts';
 
 let t: TestApp;
 let token: string;
 let base: string;
+let smallBase: string;
 // Attempts 1..ATTEMPTS, each with a 4 KiB response body: 4.3 MB in all, as a message resent 125 times.
 const ATTEMPTS = 1000;
 const BODY_BYTES = 4096;
@@ -27,17 +29,26 @@ before(async () => {
     owner: subject,
   });
   await emitEvent(t.db, company);
-  const [message] = await t.db.query<{ id: string }>('SELECT id FROM messages WHERE subscription_id = $1', [
-    subscription.id,
-  ]);
-  assert.ok(message);
+  await emitEvent(t.db, company);
+  const [message, small] = await t.db.query<{ id: string }>(
+    'SELECT id FROM messages WHERE subscription_id = $1 ORDER BY created_at, id',
+    [subscription.id],
+  );
+  assert.ok(message && small);
   await t.db.query(
     `INSERT INTO message_attempts (message_id, attempt, started_at, duration_ms, status_code, error, response_body, succeeded)
      SELECT $1, i, now() - (($2 - i) * interval '1 second'), 12, 500, NULL, repeat('x', $3), false
      FROM generate_series(1, $2) AS i`,
     [message.id, ATTEMPTS, BODY_BYTES],
   );
+  // A second message with 600 attempts of no body: 1,000 of them would fit the byte budget.
+  await t.db.query(
+    `INSERT INTO message_attempts (message_id, attempt, started_at, duration_ms, status_code, succeeded)
+     SELECT $1, i, now(), 3, 204, true FROM generate_series(1, 600) AS i`,
+    [small.id],
+  );
   base = `/v1/subscriptions/${subscription.id}/messages/${message.id}/attempts`;
+  smallBase = `/v1/subscriptions/${subscription.id}/messages/${small.id}/attempts`;
 });
 after(() => t.close());
 
@@ -52,8 +63,8 @@ interface AttemptPage {
   };
 }
 
-async function attempts(query = ''): Promise<{ page: AttemptPage; bytes: number }> {
-  const response = await t.request<AttemptPage>('GET', `${base}${query}`, { token });
+async function attempts(query = '', of = base): Promise<{ page: AttemptPage; bytes: number }> {
+  const response = await t.request<AttemptPage>('GET', `${of}${query}`, { token });
   assert.equal(response.status, 200, response.text);
   return { page: response.body, bytes: Buffer.byteLength(response.text) };
 }
@@ -109,6 +120,21 @@ describe('the attempts of a message', { timeout: 60_000 }, () => {
       seen.unshift(...page.data.map((a) => a.attempt));
     }
     assert.deepEqual(seen, numbers(ATTEMPTS, true));
+  });
+
+  it(`hold at most ${ATTEMPTS_PER_PAGE} small attempts a page whatever the limit, and page on exactly`, async () => {
+    const seen: number[] = [];
+    let query = '?limit=1000';
+    for (;;) {
+      const { page } = await attempts(query, smallBase);
+      assert.ok(page.data.length <= ATTEMPTS_PER_PAGE, `${page.data.length} attempts`);
+      seen.push(...page.data.map((a) => a.attempt));
+      assert.equal(page.pagination.hasNextPage, seen.length < 600);
+      if (!page.pagination.hasNextPage) break;
+      assert.equal(page.data.length, ATTEMPTS_PER_PAGE);
+      query = `?limit=1000&after=${page.pagination.endCursor}`;
+    }
+    assert.deepEqual(seen, numbers(600));
   });
 
   it('by offset, as every list', async () => {
