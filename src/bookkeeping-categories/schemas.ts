@@ -6,6 +6,7 @@ import { Metadata, NO_NUL, TaxCodeExternalId } from '../accounts/schemas.ts';
 import { pageQueryProperties } from '../http/pagination/page-request.ts';
 import { PageInfoSchema } from '../http/pagination/page-response.ts';
 import { DataEnvelope, IdList, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import { CATEGORIES_PER_GROUP } from './aggregated-store.ts';
 
 /** The reference's BookkeepingCategoryGroupTypeRestModelV5. */
 export const GROUP_TYPES = [
@@ -158,7 +159,15 @@ const AggregatedCategorySchema = Type.Object(
 export const AggregatedGroupSchema = Type.Object(
   {
     ...GroupSchema.properties,
-    categories: Type.Array(AggregatedCategorySchema, { description: "The group's categories, by name then id" }),
+    categories: Type.Array(AggregatedCategorySchema, {
+      maxItems: CATEGORIES_PER_GROUP,
+      description: `The group's first ${CATEGORIES_PER_GROUP} categories (those with the archived flag categoryArchived, when given), by name then id`,
+    }),
+    hasMoreCategories: Type.Optional(
+      Type.Boolean({
+        description: `Whether the group has more categories than these ${CATEGORIES_PER_GROUP}. Always present in answers. The rest: POST /v1-beta/bookkeeping-categories:search?offset=${CATEGORIES_PER_GROUP} with groupIds [the group's id] and archived as categoryArchived, whose default order (name, then id) is this one; then on by its endCursor.`,
+      }),
+    ),
   },
   { description: 'A category group with its categories and their accounts' },
 );

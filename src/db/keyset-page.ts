@@ -35,6 +35,13 @@ export interface PageQuerySpec {
    * store has one (accounts keep counters per company).
    */
   totalSql?: (params: SqlParams) => string;
+  /**
+   * The most rows a page holds, whatever its `limit`, for rows whose JSON is built per request and
+   * may be large (a group with its categories, an attempt with its response body). The statement
+   * builds the JSON of every row it fetches before the byte budget picks the page's, so this bounds
+   * that work as the budget bounds the answer (docs/decisions/bounded-answers.md).
+   */
+  maxRows?: number;
 }
 
 /** Which page of a search a store fetches: the spec's sort and paging, which the route parsed. */
@@ -64,7 +71,9 @@ export function rowToJson(columns: string): string {
  * finds the row at `offset` reading only the sort keys, then starts after it the same way. With
  * `matchesFirst` all of this reads the matching rows, found once, instead of the table.
  */
-export async function fetchPage(db: Queryable, spec: PageQuerySpec): Promise<Page> {
+export async function fetchPage(db: Queryable, asked: PageQuerySpec): Promise<Page> {
+  // A page holds at most maxRows rows: the shorter page is a page like any other (hasNextPage exact).
+  const spec = { ...asked, limit: Math.min(asked.limit, asked.maxRows ?? asked.limit) };
   const terms = toSortTerms(spec.columns, spec.sort);
   const backwards = spec.before !== undefined;
   const cursor = spec.before ?? spec.after;

@@ -16,9 +16,11 @@ export type PageOrder = (typeof PAGE_ORDERS)[number];
 export interface SortColumn {
   sql: string;
   /** The SQL type of the column, used to read cursor values back. */
-  type: 'text' | 'uuid' | 'timestamptz' | 'date' | 'numeric' | 'boolean';
+  type: 'text' | 'uuid' | 'timestamptz' | 'date' | 'numeric' | 'integer' | 'boolean';
   /** Nullable text columns sort as (null flag, coalesce(value, '')); see the code indexes. */
   nullable?: boolean;
+  /** No two rows of a list share its value (a message's attempt number): it orders them alone, without `id`. */
+  unique?: boolean;
 }
 
 export interface SortKey {
@@ -52,7 +54,7 @@ export function toSortTerms(columns: Record<string, SortColumn>, keys: SortKey[]
     terms.push({ sql: `(${column.sql} IS ${flagIsNull ? '' : 'NOT '}NULL)`, type: 'boolean', descending });
     terms.push({ sql: `(coalesce(${column.sql}, ''))`, type: 'text', descending });
   }
-  if (!keys.some((k) => k.key === 'id')) {
+  if (!keys.some((k) => k.key === 'id' || columns[k.key]?.unique)) {
     terms.push({ sql: columns.id?.sql ?? 'id', type: columns.id?.type ?? 'uuid', descending: false });
   }
   return terms;
@@ -73,6 +75,7 @@ const VALUE_FORMATS: Record<SortTerm['type'], RegExp> = {
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
   boolean: /^(true|false)$/,
   numeric: /^(-?\d+(\.\d+)?|NaN|-?Infinity)$/,
+  integer: /^-?\d{1,10}$/,
   date: new RegExp(`^(?:${DATE}|-?infinity)$`),
   timestamptz: new RegExp(`^(?:${DATE} ${TIME}|-?infinity)$`),
 };
@@ -85,6 +88,8 @@ export function fitsTerms(terms: SortTerm[], values: readonly string[]): boolean
 function fitsType(type: SortTerm['type'], value: string): boolean {
   const match = VALUE_FORMATS[type].exec(value);
   if (!match) return false;
+  // PostgreSQL's integer: a value past it would fail the cast.
+  if (type === 'integer') return Number(value) >= -(2 ** 31) && Number(value) < 2 ** 31;
   if (match[1] === undefined || (type !== 'date' && type !== 'timestamptz')) return true;
   // The format admits 2026-02-30; the calendar does not.
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];

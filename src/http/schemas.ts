@@ -1,7 +1,7 @@
 // Schemas shared by every route. Route schemas are the single source of the OpenAPI document.
 import Type, { type Static, type TSchema } from 'typebox';
 import { PROBLEM_CONTENT_TYPE } from './content-types.ts';
-import { PROBLEM_TYPES } from './problem.ts';
+import { MAX_FIELD_ERRORS, PROBLEM_TYPES } from './problem.ts';
 
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', description, examples: ['123e4567-e89b-12d3-a456-426614174005'] });
@@ -63,6 +63,7 @@ const PROBLEM_PROPERTIES = {
         message: Type.String(),
         in: Type.Optional(Type.String({ enum: ['body', 'query', 'path'] })),
       }),
+      { maxItems: MAX_FIELD_ERRORS, description: `The broken fields, at most ${MAX_FIELD_ERRORS}` },
     ),
   ),
 };

@@ -6,7 +6,13 @@ import { pageQueryProperties, parsePageRequest, splitCommaLists } from '../http/
 import { PageInfoSchema, sendPage } from '../http/pagination/page-response.ts';
 import { errorResponses, Nullable, Timestamp, TimestampInput, Uuid } from '../http/schemas.ts';
 import * as operations from './delivery-log.ts';
-import { MESSAGE_SORT_COLUMNS, MESSAGE_STATUSES, type MessageStatus } from './delivery-log-store.ts';
+import {
+  ATTEMPT_SORT_COLUMNS,
+  ATTEMPTS_PER_PAGE,
+  MESSAGE_SORT_COLUMNS,
+  MESSAGE_STATUSES,
+  type MessageStatus,
+} from './delivery-log-store.ts';
 
 const tags = ['Webhook delivery log'];
 // A valid token and no particular scope: the subscription must be the caller's (else 404).
@@ -115,6 +121,8 @@ const MessageListQuery = Type.Object({
   ...pageQueryProperties(['createdAt']),
 });
 
+const AttemptListQuery = Type.Object(pageQueryProperties(['attempt']));
+
 export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
   app.get(
     '/v1/subscriptions/:subscriptionId/messages',
@@ -169,22 +177,31 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
     '/v1/subscriptions/:subscriptionId/messages/:messageId/attempts',
     {
       config,
+      preValidation: splitCommaLists,
       schema: {
         operationId: 'listMessageAttempts',
         summary: 'List the delivery attempts of a message',
+        description: `By attempt number, first first unless sorting_order says DESC. Paged like every list, since a message resent again and again has as many attempts: a page ends at limit attempts (at most ${ATTEMPTS_PER_PAGE}) or about 1 MiB.`,
         tags,
         params: MessageParams,
-        response: { 200: Type.Object({ data: Type.Array(AttemptSchema) }), ...errorResponses(404) },
+        querystring: AttemptListQuery,
+        response: {
+          200: Type.Object({ data: Type.Array(AttemptSchema), pagination: PageInfoSchema }),
+          ...errorResponses(404),
+        },
       },
     },
-    async (request) => ({
-      data: await operations.listAttempts(
-        db,
-        request.principal,
-        request.params.subscriptionId,
-        request.params.messageId,
-      ),
-    }),
+    async (request, reply) => {
+      const { subscriptionId, messageId } = request.params;
+      const page = parsePageRequest(request, {
+        resource: 'message-attempts',
+        filters: { subscriptionId, messageId },
+        defaultSort: [{ key: 'attempt', order: 'ASC' }],
+        columns: ATTEMPT_SORT_COLUMNS,
+      });
+      const result = await operations.listAttempts(db, request.principal, subscriptionId, messageId, page);
+      return sendPage(reply, result, page);
+    },
   );
 
   app.post(

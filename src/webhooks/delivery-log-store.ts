@@ -33,16 +33,6 @@ export interface MessagePayload {
   eventType: string;
 }
 
-export interface AttemptView {
-  attempt: number;
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  responseBody: string | null;
-  succeeded: boolean;
-}
-
 const MESSAGE_COLUMNS = `m.id, m.event_id AS "eventId", e.event_type AS "eventType", m.status, m.attempts,
   CASE WHEN m.status = 'pending' THEN ${isoTimestamp('m.next_attempt_at')} END AS "nextAttemptAt",
   ${isoTimestamp('m.created_at')} AS "createdAt", ${isoTimestamp('m.delivered_at')} AS "deliveredAt"`;
@@ -99,13 +89,32 @@ export async function findMessageWithPayload(
   return row;
 }
 
-export async function listAttempts(db: Queryable, messageId: string): Promise<AttemptView[]> {
-  return db.query<AttemptView>(
-    `SELECT attempt, ${isoTimestamp('started_at')} AS "startedAt", duration_ms AS "durationMs", status_code AS "statusCode",
-       error, response_body AS "responseBody", succeeded
-     FROM message_attempts WHERE message_id = $1 ORDER BY attempt`,
-    [messageId],
-  );
+/** A message's attempts sort by their number, which no two share (the primary key serves the order). */
+export const ATTEMPT_SORT_COLUMNS: Record<string, SortColumn> = {
+  attempt: { sql: 'attempt', type: 'integer', unique: true },
+};
+
+/**
+ * The most attempts a page holds, whatever its `limit`: about what the byte budget holds of attempts
+ * with 4 KiB response bodies. Each attempt's JSON is built for every row fetched, up to 25 KB when
+ * its body is all control characters (docs/decisions/bounded-answers.md).
+ */
+export const ATTEMPTS_PER_PAGE = 250;
+
+const ATTEMPT_COLUMNS = `attempt, ${isoTimestamp('started_at')} AS "startedAt", duration_ms AS "durationMs",
+  status_code AS "statusCode", error, response_body AS "responseBody", succeeded`;
+
+/** A page of the message's attempts: a message resent without end has attempts without end. */
+export async function listAttempts(db: Queryable, messageId: string, position: PagePosition): Promise<Page> {
+  return fetchPage(db, {
+    json: rowToJson(ATTEMPT_COLUMNS),
+    from: 'message_attempts',
+    filter: (params) => [`message_id = ${params.add(messageId)}`],
+    columns: ATTEMPT_SORT_COLUMNS,
+    reusePlan: true,
+    maxRows: ATTEMPTS_PER_PAGE,
+    ...position,
+  });
 }
 
 /**

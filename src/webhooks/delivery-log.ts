@@ -40,16 +40,17 @@ export async function getMessage(
   return message;
 }
 
-/** Every attempt of a message, first first. */
+/** A page of a message's attempts, by attempt number. */
 export async function listAttempts(
   db: Database,
   principal: Principal,
   subscriptionId: string,
   messageId: string,
-): Promise<store.AttemptView[]> {
+  position: PagePosition,
+): Promise<Page> {
   await assertOwnSubscription(db, principal, subscriptionId);
   if (!(await store.findMessage(db, subscriptionId, messageId))) throw messageNotFound(messageId);
-  return store.listAttempts(db, messageId);
+  return store.listAttempts(db, messageId, position);
 }
 
 /** 202: the message is sent again now (same webhook-id), with the whole schedule ahead of it. */

@@ -37,8 +37,9 @@ describe('POST /v1-beta/aggregated-bookkeeping-category-groups:search', () => {
     );
     const [travelGroup, softwareGroup, emptyGroup] = response.body.data;
     const group = await t.request('GET', `/v1-beta/bookkeeping-category-groups/${travel.id}`, { token });
-    const { categories: travelCategories, ...travelFields } = travelGroup;
+    const { categories: travelCategories, hasMoreCategories, ...travelFields } = travelGroup;
     assert.deepEqual(travelFields, group.body.data);
+    assert.equal(hasMoreCategories, false);
     const airfareView = { id: airfare.id, code: '6110', name: 'Airfare', archived: false };
     assert.deepEqual(travelCategories, [
       {

@@ -373,4 +373,30 @@ describe('the dashboard in a browser', { timeout: 180_000 }, () => {
     await rows.nth(24).waitFor();
     assert.equal(await rows.first().getAttribute('data-message'), first);
   });
+
+  it("pages through a message's attempts, newest first, with their total", async () => {
+    // Attempts 5..40 beside the four the worker made: a message resent again and again.
+    await f.service.db.query(
+      `INSERT INTO message_attempts (message_id, attempt, started_at, duration_ms, status_code, response_body, succeeded)
+       SELECT $1, i, now(), 3, 500, 'down', false FROM generate_series(5, 40) AS i`,
+      [messageId],
+    );
+    await page.goto(`${f.url}#/subscriptions/${subscriptionId}/messages/${messageId}`);
+    await page.getByRole('heading', { name: 'Attempts (40)' }).waitFor();
+    const rows = page.locator('[data-attempt]');
+    const numbers = () => rows.evaluateAll((list) => list.map((row) => Number(row.getAttribute('data-attempt'))));
+    assert.deepEqual(
+      await numbers(),
+      Array.from({ length: 25 }, (_, i) => 40 - i),
+    );
+    await page.getByRole('navigation', { name: 'Attempt pages' }).getByRole('button', { name: 'Next →' }).click();
+    await rows.nth(15).waitFor({ state: 'detached' });
+    assert.deepEqual(
+      await numbers(),
+      Array.from({ length: 15 }, (_, i) => 15 - i),
+    );
+    await page.getByRole('button', { name: '← Previous' }).click();
+    await rows.nth(24).waitFor();
+    assert.equal(await rows.first().getAttribute('data-attempt'), '40');
+  });
 });

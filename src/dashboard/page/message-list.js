@@ -7,7 +7,7 @@ import { whileVisible } from './live.js';
 import { pager } from './pager.js';
 import { problemBlock } from './problem.js';
 
-const PAGE_SIZE = 25;
+export const PAGE_SIZE = 25;
 export const REFRESH_MS = 3000;
 
 export function messageList(subscriptionId) {

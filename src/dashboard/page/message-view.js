@@ -1,10 +1,12 @@
-// One message: what it carried (its payload, pretty-printed) and every attempt, newest first, with
-// the receiver's answer. Refreshed while visible, so a resend shows its outcome without a reload.
-import { api } from './api.js';
+// One message: what it carried (its payload, pretty-printed) and its attempts, newest first, a page
+// at a time, with the receiver's answer. Refreshed while visible, so a resend shows its outcome
+// without a reload.
+import { api, withQuery } from './api.js';
 import { breadcrumbs, dataTable, h, heading, render } from './dom.js';
 import { badge, duration, exactTime, timeAgo } from './format.js';
 import { whileVisible } from './live.js';
-import { REFRESH_MS } from './message-list.js';
+import { PAGE_SIZE, REFRESH_MS } from './message-list.js';
+import { pager } from './pager.js';
 import { problemBlock } from './problem.js';
 
 /**
@@ -35,6 +37,8 @@ export function messageView(root, [subscriptionId, messageId]) {
   );
   let left = false;
   let payloadShown = false;
+  // Which page of attempts is shown: the newest unless the pager moved it ({ after } or { before }).
+  let position = {};
 
   async function resend() {
     try {
@@ -51,12 +55,31 @@ export function messageView(root, [subscriptionId, messageId]) {
 
   async function load() {
     try {
-      const [{ data: message }, { data: list }] = await Promise.all([api('GET', base), api('GET', `${base}/attempts`)]);
+      const [{ data: message }, page] = await Promise.all([
+        api('GET', base),
+        api(
+          'GET',
+          withQuery(`${base}/attempts`, {
+            limit: PAGE_SIZE,
+            sorting_keys: 'attempt',
+            sorting_order: 'DESC',
+            ...position,
+          }),
+        ),
+      ]);
       if (left) return;
       const hadFocus = top.contains(document.activeElement) && document.activeElement?.tagName === 'BUTTON';
       render(top, summary(message, resend));
       if (hadFocus) top.querySelector('button')?.focus();
-      render(attempts, h('h2', { id: 'attempts-title' }, `Attempts (${list.length})`), attemptTable(list));
+      render(
+        attempts,
+        h('h2', { id: 'attempts-title' }, `Attempts (${page.pagination.total})`),
+        attemptTable(page.data),
+        pager('Attempt pages', page.pagination, (next) => {
+          position = next;
+          void load();
+        }),
+      );
       if (!payloadShown) {
         render(
           payload,
@@ -116,31 +139,29 @@ function attemptTable(list) {
   return dataTable(
     'Attempts, newest first',
     ['#', 'Started', 'Duration', 'Result', 'Response body'],
-    [...list]
-      .reverse()
-      .map((a) => [
-        { 'data-attempt': a.attempt },
+    list.map((a) => [
+      { 'data-attempt': a.attempt },
+      [
+        String(a.attempt),
+        timeAgo(a.startedAt, h),
+        duration(a.durationMs),
         [
-          String(a.attempt),
-          timeAgo(a.startedAt, h),
-          duration(a.durationMs),
-          [
-            h(
-              'span',
-              { class: a.succeeded ? 'good nowrap' : 'bad nowrap' },
-              a.statusCode !== null ? `HTTP ${a.statusCode}` : 'No response',
-            ),
-            a.error && h('span', { class: 'reason' }, ` ${a.error}`),
-          ],
-          a.responseBody
-            ? h(
-                'pre',
-                { class: 'excerpt', tabindex: 0, 'aria-label': `Response body of attempt ${a.attempt}` },
-                a.responseBody,
-              )
-            : h('span', { class: 'muted' }, 'empty'),
+          h(
+            'span',
+            { class: a.succeeded ? 'good nowrap' : 'bad nowrap' },
+            a.statusCode !== null ? `HTTP ${a.statusCode}` : 'No response',
+          ),
+          a.error && h('span', { class: 'reason' }, ` ${a.error}`),
         ],
-      ]),
+        a.responseBody
+          ? h(
+              'pre',
+              { class: 'excerpt', tabindex: 0, 'aria-label': `Response body of attempt ${a.attempt}` },
+              a.responseBody,
+            )
+          : h('span', { class: 'muted' }, 'empty'),
+      ],
+    ]),
     'attempts',
   );
 }
