@@ -6,9 +6,9 @@
 // connection); afterwards it answers 2xx again by itself and every export job answered 201 has been
 // announced to the receiver (docs/decisions/database-outages.md, "The process stays up").
 //
-// Runs on a PostgreSQL cluster of its own whichever database the suite uses: it ends sessions as
-// fast as it can, which on the shared server would disturb other tests. Only the service's sessions
-// are ended (its application_name), never the test's own.
+// Runs in the suite's PostgreSQL pass (it tests the node-postgres pools), on a cluster of its own: it
+// ends sessions as fast as it can, which on the shared server would disturb other tests. Only the
+// service's sessions are ended (its application_name), never the test's own.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { mintToken } from '../../src/auth/mint-token.ts';
 import { type Served, startServe } from '../credentials/processes.ts';
+import { TEST_DATABASE_URL } from '../support/database.ts';
 import { type Answer, announcedIds, answersAsItMay, sendRequest, waitFor } from '../support/outage-requests.ts';
 import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
@@ -34,7 +35,12 @@ const ACCOUNT_LOOPS = 6;
 // A client answered 503 waits before its next request, as Retry-After asks (shorter here).
 const AFTER_503_MS = 20;
 
-describe('PostgreSQL ending the sessions of a serving process, hundreds of times', { timeout: 120_000 }, () => {
+const POSTGRES_PASS = TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL: it tests the PostgreSQL pools';
+
+describe('PostgreSQL ending the sessions of a serving process, hundreds of times', {
+  timeout: 120_000,
+  skip: POSTGRES_PASS,
+}, () => {
   let cluster: PrivatePostgres;
   let receiver: Receiver;
   let served: Served;
