@@ -142,6 +142,16 @@ describe('GET /v1/subscriptions/{id}/activities', () => {
     }
     assert.equal((await t.request('GET', `/v1/subscriptions/${id}/activities`)).status, 401);
     assert.equal((await t.request('GET', `/v1/subscriptions/${randomUUID()}/activities`, { token })).status, 404);
+    // The owner's narrowed tokens: the event type's read scope reads it, another resource's does not.
+    for (const [scopes, status] of [
+      [['export-jobs:read'], 200],
+      [['accounts:read'], 403],
+      [[], 403],
+    ] as const) {
+      const narrowed = await t.token({ companies, clientId, scopes: [...scopes] });
+      const answer = await t.request('GET', `/v1/subscriptions/${id}/activities`, { token: narrowed });
+      assert.equal(answer.status, status, answer.text);
+    }
 
     // A minute past the retention, the trail goes; a live subscription's stays.
     const live = (await createSubscription(t, token)).data.id;
