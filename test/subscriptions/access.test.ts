@@ -123,3 +123,20 @@ for (const [method, path, url, scopes, body] of routesOfOne) {
     });
   });
 }
+
+describe('the OpenAPI document', () => {
+  it("declares each webhook route's scopes, and a fixed scope, as its security requirement", async () => {
+    const { body: document } = await t.request('GET', '/openapi.json');
+    const security = (path: string, method: string) => document.paths[path][method].security;
+    const read = [{ bearerAuth: ['export-jobs:read'] }, { apiKeyBasic: ['export-jobs:read'] }];
+    const manage = [
+      { bearerAuth: ['export-jobs:read', 'export-jobs:write'] },
+      { apiKeyBasic: ['export-jobs:read', 'export-jobs:write'] },
+    ];
+    assert.deepEqual(security('/v1/subscriptions', 'get'), read);
+    assert.deepEqual(security('/v1/subscriptions/{subscriptionId}/messages/{messageId}', 'get'), read);
+    assert.deepEqual(security('/v1/subscriptions/{subscriptionId}/secret', 'get'), manage);
+    assert.deepEqual(security('/v1/subscriptions/{subscriptionId}:recover', 'post'), manage);
+    assert.deepEqual(security('/v2/export-jobs/{jobId}', 'get'), read);
+  });
+});
