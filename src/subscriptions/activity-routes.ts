@@ -22,7 +22,7 @@ import { SubscriptionIdParams } from './schemas.ts';
 const ChangeSchema = Type.Object({
   field: Type.String({
     description:
-      'status, eventTypes, endpointUrl (user info and query values left out), customHeaders (names only), endpointAuth (type and username), customHeaderValues or endpointAuthPassword (only that they changed)',
+      'status, eventTypes, endpointUrl (user info, query and parameter values, and path segments that are not words shown as …), customHeaders (names only), endpointAuth (type and username), customHeaderValues or endpointAuthPassword (only that they changed)',
   }),
   before: Type.Unknown({ description: 'The value before; null for a new subscription' }),
   after: Type.Unknown({ description: 'The value after' }),
