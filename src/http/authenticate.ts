@@ -5,7 +5,7 @@ import { InvalidTokenError, type TokenVerifier } from '../auth/verify-token.ts';
 import { andThen, type MaybePromise, recover } from '../maybe-promise.ts';
 import { ApiError } from './problem.ts';
 import type { RateLimiter } from './rate-limit.ts';
-import { documentProblem } from './schemas.ts';
+import { documentProblem, scopeSecurity } from './schemas.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -70,6 +70,8 @@ export function registerAuthentication(
     if (!scope && !authenticated) return;
     // Every authenticated operation may answer 429: say so in its OpenAPI responses.
     documentProblem(route, 429, 'Too many requests: wait for Retry-After seconds');
+    // A route's scope is its OpenAPI security requirement, unless it declares its own.
+    if (scope && route.schema && !route.schema.security) route.schema.security = scopeSecurity([scope]);
     const admit = (request: FastifyRequest, reply: FastifyReply, principal: Principal): MaybePromise<void> => {
       request.principal = principal;
       const counting = limiter?.countRequest(request, reply, principal.credential ?? `subject:${principal.subject}`);

@@ -97,6 +97,14 @@ export function documentProblem(route: { schema?: { response?: unknown } }, stat
   if (responses && !responses[status]) responses[status] = problemResponse(description);
 }
 
+/**
+ * An operation's OpenAPI security requirement: these scopes, under either way to authenticate (a
+ * bearer token or API key, or an API key as Basic user name).
+ */
+export function scopeSecurity(scopes: readonly string[]): Record<string, string[]>[] {
+  return [{ bearerAuth: [...scopes] }, { apiKeyBasic: [...scopes] }];
+}
+
 /** A problem+json response: declared under the content type it is sent with, for Fastify and the OpenAPI document. */
 export function problemResponse(description: string, schema: TSchema = ProblemSchema) {
   return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema } } };

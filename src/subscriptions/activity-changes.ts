@@ -1,7 +1,7 @@
 // What an activity says changed (docs/decisions/subscriptions.md, "Activities"): the fields before
 // and after, never a secret. Custom header values and the Basic password can be credentials, so only
 // header names, and that a password changed, are told; an endpoint URL is told without its user
-// info and query values, which can carry tokens.
+// info, query and parameter values, and path segments that are not words, which can carry tokens.
 import type { Principal } from '../auth/principal.ts';
 
 /** The fields of a subscription an activity compares; the password only to tell that it changed. */
@@ -46,7 +46,12 @@ export function changesBetween(before: AuditedFields | null, after: AuditedField
   const changes: Change[] = [];
   for (const field of Object.keys(now) as (keyof typeof now)[]) {
     const was = old ? old[field] : null;
-    if (JSON.stringify(was) !== JSON.stringify(now[field])) changes.push({ field, before: was, after: now[field] });
+    // An endpoint URL whose hidden part alone changed (a new token) is told, though both look alike.
+    const changed =
+      field === 'endpointUrl'
+        ? before?.endpointUrl !== after.endpointUrl
+        : JSON.stringify(was) !== JSON.stringify(now[field]);
+    if (changed) changes.push({ field, before: was, after: now[field] });
   }
   if (before) {
     const valuesChanged = Object.keys(after.customHeaders).filter(
@@ -62,7 +67,13 @@ export function changesBetween(before: AuditedFields | null, after: AuditedField
   return changes;
 }
 
-/** The URL with its user info and query values left out: `https://***@host/path?token=…`. */
+/**
+ * The URL as a trail may tell it (docs/decisions/tenant-isolation.md, "Secrets in endpoint URLs"):
+ * user info, query values and `;name=value` parameter values left out, and every path segment or
+ * name that does not read as a word shown as `…`, as tokens in paths are the common form of webhook
+ * URLs (Slack's `/services/T…/B…/<token>`, Discord's `/api/webhooks/<id>/<token>`). The fragment
+ * is never sent, and not told.
+ */
 export function withoutCredentials(url: string): string {
   let parsed: URL;
   try {
@@ -71,6 +82,31 @@ export function withoutCredentials(url: string): string {
     return '…';
   }
   const userInfo = parsed.username || parsed.password ? '***@' : '';
-  const query = [...parsed.searchParams.keys()].map((key) => `${encodeURIComponent(key)}=…`).join('&');
-  return `${parsed.protocol}//${userInfo}${parsed.host}${parsed.pathname}${query ? `?${query}` : ''}`;
+  const path = parsed.pathname.split('/').map(shownPathSegment).join('/');
+  const query = [...parsed.searchParams.keys()].map((key) => `${shownWord(encodeURIComponent(key))}=…`).join('&');
+  return `${parsed.protocol}//${userInfo}${parsed.host}${path}${query ? `?${query}` : ''}`;
+}
+
+/** A path segment with its `;name=value` parameters (`;jsessionid=…`): the values never, the rest if words. */
+function shownPathSegment(segment: string): string {
+  const [head = '', ...parameters] = segment.split(';');
+  const shown = parameters.map((parameter) => {
+    const equals = parameter.indexOf('=');
+    return equals < 0 ? shownWord(parameter) : `${shownWord(parameter.slice(0, equals))}=…`;
+  });
+  return [head === '' ? '' : shownWord(head), ...shown].join(';');
+}
+
+// Letters with `-`, `_` or `.` between them (`webhooks`, `hook.php`, `api_key`), or a version (`v2`).
+const WORD = /^(?:[A-Za-z]+(?:[-_.][A-Za-z]+)*|v\d{1,3})$/;
+const MAX_WORD_LENGTH = 20;
+
+/**
+ * `text` when it reads as a word: at most 20 characters of WORD, with at most one change from lower
+ * to upper case (`webhookReceiver`); else `…`. A token of random letters and digits almost never
+ * passes: one digit, a length past 20 or two case changes are enough to hide it.
+ */
+function shownWord(text: string): string {
+  const caseChanges = text.match(/[a-z][A-Z]/g)?.length ?? 0;
+  return text.length <= MAX_WORD_LENGTH && WORD.test(text) && caseChanges <= 1 ? text : '…';
 }

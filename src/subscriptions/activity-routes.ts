@@ -16,12 +16,13 @@ import {
   trailInReach,
 } from './activity-store.ts';
 import { reachOf, subscriptionNotFound } from './operations.ts';
+import { assertRight, securityOf } from './rights.ts';
 import { SubscriptionIdParams } from './schemas.ts';
 
 const ChangeSchema = Type.Object({
   field: Type.String({
     description:
-      'status, eventTypes, endpointUrl (user info and query values left out), customHeaders (names only), endpointAuth (type and username), customHeaderValues or endpointAuthPassword (only that they changed)',
+      'status, eventTypes, endpointUrl (user info, query and parameter values, and path segments that are not words shown as …), customHeaders (names only), endpointAuth (type and username), customHeaderValues or endpointAuthPassword (only that they changed)',
   }),
   before: Type.Unknown({ description: 'The value before; null for a new subscription' }),
   after: Type.Unknown({ description: 'The value after' }),
@@ -67,7 +68,9 @@ async function listTrail(
   operationTypes: OperationType[] | null,
   position: PagePosition,
 ) {
-  if (!(await trailInReach(db, subscriptionId, reachOf(principal)))) throw subscriptionNotFound(subscriptionId);
+  const eventTypes = await trailInReach(db, subscriptionId, reachOf(principal));
+  if (!eventTypes) throw subscriptionNotFound(subscriptionId);
+  assertRight(principal, eventTypes, 'read', "Reading this subscription's trail");
   return listActivities(db, subscriptionId, operationTypes, position);
 }
 
@@ -79,6 +82,7 @@ export function registerActivityRoutes(app: App, { db }: RouteDeps): void {
       preValidation: splitListParameters,
       schema: {
         operationId: 'getSubscriptionActivities',
+        security: securityOf('read'),
         summary: 'Get subscription activities',
         description:
           "The subscription's audit trail, oldest first unless sorting_keys says otherwise: who created, changed, deleted or disabled it, when, and which fields changed. A deleted subscription's trail stays readable by its owner for WEBHOOK_RETENTION.",

@@ -38,19 +38,30 @@ export async function insertActivity(tx: Queryable, activity: NewActivity): Prom
 }
 
 /**
- * Whether the caller may read the subscription's trail: the subscription is within its reach, or,
- * once deleted, the trail's owner and companies are.
+ * The event types the subscription's trail tells of, when the caller may read it: the subscription
+ * is within its reach, or, once deleted, the trail's owner and companies are. Undefined otherwise.
+ * The types are the subscription's own and every one its trail names (created with, changed from or
+ * to), so the trail of a deleted subscription is read under the same scopes as a live one's.
  */
-export async function trailInReach(db: Queryable, subscriptionId: string, reach: SubscriptionReach): Promise<boolean> {
-  const rows = await db.query(
-    `SELECT 1 FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')}
-     UNION ALL
-     SELECT 1 FROM subscription_activities a
-     WHERE a.subscription_id = $1 AND a.operation_type = 'DELETE' AND a.owner = $2 AND a.companies <@ $3::uuid[]
-     LIMIT 1`,
+export async function trailInReach(
+  db: Queryable,
+  subscriptionId: string,
+  reach: SubscriptionReach,
+): Promise<string[] | undefined> {
+  const [row] = await db.query<{ eventTypes: string[] }>(
+    `SELECT ARRAY(
+       SELECT unnest(event_types) FROM subscriptions WHERE id = $1
+       UNION
+       SELECT jsonb_array_elements_text(change -> side)
+       FROM subscription_activities a, jsonb_array_elements(a.changes) change, unnest(ARRAY['before', 'after']) side
+       WHERE a.subscription_id = $1 AND change ->> 'field' = 'eventTypes' AND jsonb_typeof(change -> side) = 'array'
+     ) AS "eventTypes"
+     WHERE EXISTS (SELECT 1 FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')})
+        OR EXISTS (SELECT 1 FROM subscription_activities a
+                   WHERE a.subscription_id = $1 AND a.operation_type = 'DELETE' AND a.owner = $2 AND a.companies <@ $3::uuid[])`,
     [subscriptionId, reach.owner, reach.companies],
   );
-  return rows.length > 0;
+  return row?.eventTypes;
 }
 
 const ACTIVITY_COLUMNS = `id, subscription_id AS "subscriptionId", operation_type AS "operationType",

@@ -1,7 +1,7 @@
 // What the webhook subscriptions API does, one function per operation. Routes parse and shape;
 // these decide. A subscription belongs to the token's client_id, else its sub, and is reached only by
 // a token of that owner that may read every company it delivers for (reachOf).
-import { hasScope, type Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
 import { isClientRevoked } from '../credentials/store.ts';
 import type { Database } from '../db/database.ts';
 import type { PagePosition } from '../db/keyset-page.ts';
@@ -11,6 +11,7 @@ import { findEventType } from '../webhooks/event-types.ts';
 import { generateSecret } from '../webhooks/signature.ts';
 import { type AuditedFields, actorOf, changesBetween } from './activity-changes.ts';
 import { insertActivity, lockAuditedFields } from './activity-store.ts';
+import { assertRight, unreadableEventTypes } from './rights.ts';
 import {
   MAX_CUSTOM_HEADER_NAME_LENGTH,
   MAX_CUSTOM_HEADER_VALUE_LENGTH,
@@ -83,13 +84,15 @@ export async function createSubscription(
 export async function getSubscription(db: Database, principal: Principal, id: string): Promise<Subscription> {
   const subscription = await store.findSubscription(db, id, reachOf(principal));
   if (!subscription) throw subscriptionNotFound(id);
+  assertRight(principal, subscription.eventTypes, 'read', 'Reading this subscription');
   return subscription;
 }
 
 /**
  * Full replacement: an omitted optional field takes its default (status ACTIVE, no custom headers,
  * endpointAuth NONE). The companies stay the creating token's (docs/decisions/subscriptions.md).
- * A subscription of a revoked client cannot be made ACTIVE (403).
+ * The token manages the event types before and after (403). A subscription of a revoked client
+ * cannot be made ACTIVE (403).
  */
 export async function updateSubscription(
   db: Database,
@@ -102,6 +105,7 @@ export async function updateSubscription(
   const reach = reachOf(principal);
   const subscription = await db.transaction(async (tx) => {
     const before = await lockAuditedFields(tx, id, reach);
+    if (before) assertRight(principal, before.eventTypes, 'manage', 'Changing this subscription');
     const replaced = before && (await store.replaceSubscription(tx, id, reach, fields));
     if (!before || !replaced) return undefined;
     const changes = changesBetween(before, audited(fields));
@@ -115,7 +119,7 @@ export async function updateSubscription(
     return replaced;
   });
   if (subscription) return subscription;
-  if ((await store.findStatusReason(db, id, reach)) === 'CLIENT_REVOKED') {
+  if ((await store.subscriptionInReach(db, id, reach))?.statusReason === 'CLIENT_REVOKED') {
     throw new ApiError('FORBIDDEN', 'The client of this subscription is revoked: it stays INACTIVE');
   }
   throw subscriptionNotFound(id);
@@ -127,7 +131,9 @@ export async function updateSubscription(
  */
 export async function deleteSubscription(db: Database, principal: Principal, id: string): Promise<void> {
   const deleted = await db.transaction(async (tx) => {
-    if (!(await lockAuditedFields(tx, id, reachOf(principal)))) return false;
+    const before = await lockAuditedFields(tx, id, reachOf(principal));
+    if (!before) return false;
+    assertRight(principal, before.eventTypes, 'manage', 'Deleting this subscription');
     await insertActivity(tx, {
       subscriptionId: id,
       operationType: 'DELETE',
@@ -161,19 +167,27 @@ export async function listSubscriptions(
   filters: SubscriptionListFilters,
   position: PagePosition,
 ) {
-  return store.listSubscriptions(db, { ...filters, reach: reachOf(principal) }, position);
+  const unreadable = unreadableEventTypes(principal);
+  return store.listSubscriptions(
+    db,
+    { ...filters, reach: reachOf(principal), unreadableEventTypes: unreadable },
+    position,
+  );
 }
 
 export async function getSubscriptionSecret(db: Database, principal: Principal, id: string): Promise<string> {
-  const secret = await store.findCurrentSecret(db, id, reachOf(principal));
-  if (secret === undefined) throw subscriptionNotFound(id);
-  return secret;
+  const found = await store.findCurrentSecret(db, id, reachOf(principal));
+  if (found === undefined) throw subscriptionNotFound(id);
+  assertRight(principal, found.eventTypes, 'manage', 'Reading the signing secret');
+  return found.secret;
 }
 
 /** A new current secret; the replaced one keeps signing beside it for 24 hours. */
 export async function rotateSubscriptionSecret(db: Database, principal: Principal, id: string): Promise<string> {
   return db.transaction(async (tx) => {
-    if (!(await store.subscriptionInReach(tx, id, reachOf(principal), { lock: true }))) throw subscriptionNotFound(id);
+    const subscription = await store.subscriptionInReach(tx, id, reachOf(principal), { lock: 'FOR UPDATE' });
+    if (!subscription) throw subscriptionNotFound(id);
+    assertRight(principal, subscription.eventTypes, 'manage', 'Rotating the signing secret');
     const secret = generateSecret();
     await store.insertCurrentSecret(tx, id, secret);
     await insertActivity(tx, {
@@ -215,7 +229,7 @@ function toFields(
   const errors = subscriptionRequestErrors(input, settings);
   if (errors.length > 0) throw validationError(errors);
 
-  assertEventTypeScopes(principal, input.eventTypes);
+  assertRight(principal, input.eventTypes, 'manage', 'Subscribing to these event types');
   return {
     status: input.status ?? 'ACTIVE',
     eventTypes: input.eventTypes,
@@ -254,17 +268,6 @@ export function subscriptionRequestErrors(body: unknown, settings: SubscriptionS
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** 403 naming the scopes the token lacks for the event types (docs/decisions/subscriptions.md). */
-function assertEventTypeScopes(principal: Principal, eventTypes: readonly string[]): void {
-  const needed = new Set(eventTypes.flatMap((type) => findEventType(type)?.scopes ?? []));
-  const missing = [...needed].filter((scope) => !hasScope(principal, scope)).sort();
-  if (missing.length > 0) {
-    throw new ApiError('FORBIDDEN', `Subscribing to these event types needs the scopes ${missing.join(', ')}`, {
-      missingScopes: missing,
-    });
-  }
 }
 
 // RFC 9110 §5.6.2 token characters.

@@ -6,6 +6,7 @@ import { sendPage } from '../http/pagination/page-response.ts';
 import { type FieldError, validationError } from '../http/problem.ts';
 import { errorResponses } from '../http/schemas.ts';
 import * as operations from './operations.ts';
+import { securityOf } from './rights.ts';
 import {
   type Subscription,
   SubscriptionEnvelope,
@@ -19,9 +20,10 @@ import { SUBSCRIPTION_SORT_COLUMNS } from './store.ts';
 
 const tags = ['Webhook subscriptions'];
 
-// Every route needs a valid token and no particular scope: a subscription belongs to the token's
-// client (else its subject) and is reached by its tokens that list all its companies, and
-// subscribing checks the scopes of each event type.
+// Every route needs a valid token; the scopes it needs are those of the subscription's event types,
+// which the operation checks once it has found the subscription (src/subscriptions/rights.ts). A
+// subscription belongs to the token's client (else its subject) and is reached by its tokens that
+// list all its companies.
 const config = { authenticated: true } as const;
 
 /** The interface puts endpointAuth and customHeaders beside data; the reference API inside it. */
@@ -62,6 +64,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
       attachValidation: true,
       schema: {
         operationId: 'createSubscription',
+        security: securityOf('manage'),
         summary: 'Create a subscription',
         description: `Subscribes an endpoint to event types of the companies the token lists. ${requestRules} Every subscription gets a signing secret (GET …/secret). Answers 200, as the reference API. An owner (the token's client) has at most WEBHOOK_MAX_SUBSCRIPTIONS_PER_OWNER subscriptions (250 by default): one more answers 409 SUBSCRIPTION_LIMIT_REACHED.`,
         tags,
@@ -82,6 +85,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
       preValidation: splitListParameters,
       schema: {
         operationId: 'getSubscriptions',
+        security: securityOf('read'),
         summary: 'List subscriptions',
         description:
           "The caller's subscriptions (its client_id's, else its subject's) whose companies are all among the token's, in `status` and to any of `event_types`. Sorted by createdAt unless sorting_keys says otherwise; id breaks ties.",
@@ -109,6 +113,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
       config,
       schema: {
         operationId: 'getSubscriptionById',
+        security: securityOf('read'),
         summary: 'Get a subscription',
         description:
           "404 SUBSCRIPTION_NOT_FOUND when it does not exist, is another client's, or delivers for a company the token does not list.",
@@ -127,6 +132,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
       attachValidation: true,
       schema: {
         operationId: 'updateSubscription',
+        security: securityOf('manage'),
         summary: 'Update a subscription',
         description: `Replaces every field: an omitted optional field takes its default, and BASIC credentials must be sent again. ${requestRules} The companies stay those of the creating token.`,
         tags,
@@ -149,6 +155,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
       config,
       schema: {
         operationId: 'deleteSubscription',
+        security: securityOf('manage'),
         summary: 'Delete a subscription',
         description: 'Its pending deliveries are cancelled: nothing more is sent to the endpoint.',
         tags,
@@ -168,6 +175,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
       config,
       schema: {
         operationId: 'getSubscriptionSecret',
+        security: securityOf('manage'),
         summary: 'Get the signing secret of a subscription',
         description:
           'The current secret, to verify webhook-signature (Standard Webhooks). After a rotation the previous one also signs for 24 hours.',
@@ -187,6 +195,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
       config,
       schema: {
         operationId: 'rotateSubscriptionSecret',
+        security: securityOf('manage'),
         summary: 'Rotate the signing secret of a subscription',
         description:
           'Makes a new current secret and answers it. The replaced secret keeps signing beside it for 24 hours, so receivers can switch without missing a notification; at most four replaced secrets sign at once.',

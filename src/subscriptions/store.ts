@@ -175,31 +175,30 @@ export async function stopSubscriptionsOf(
   return row ?? { subscriptions: 0, messages: 0 };
 }
 
-/** Why the service stopped the subscription, or null; undefined when it is out of reach. */
-export async function findStatusReason(
-  db: Queryable,
-  id: string,
-  reach: SubscriptionReach,
-): Promise<StatusReason | null | undefined> {
-  const [row] = await db.query<{ reason: StatusReason | null }>(
-    `SELECT status_reason AS reason FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')}`,
-    [id, reach.owner, reach.companies],
-  );
-  return row?.reason;
+/** What the operations on a reached subscription decide by: who may act (its types), and whether it is stopped. */
+export interface ReachedSubscription {
+  eventTypes: string[];
+  /** Why the service stopped it, or null. */
+  statusReason: StatusReason | null;
 }
 
-/** Whether the subscription is within reach; with `lock`, also locks it for the rest of the transaction. */
+/**
+ * The subscription's event types and status reason; undefined when it is out of reach. With `lock`,
+ * also locks it for the rest of the transaction: FOR UPDATE against another writer, FOR SHARE
+ * against a change of its status (events may still record messages for it meanwhile).
+ */
 export async function subscriptionInReach(
   db: Queryable,
   id: string,
   reach: SubscriptionReach,
-  options: { lock?: boolean } = {},
-): Promise<boolean> {
-  const rows = await db.query(
-    `SELECT id FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')}${options.lock ? ' FOR UPDATE' : ''}`,
+  options: { lock?: 'FOR UPDATE' | 'FOR SHARE' } = {},
+): Promise<ReachedSubscription | undefined> {
+  const [row] = await db.query<ReachedSubscription>(
+    `SELECT event_types AS "eventTypes", status_reason AS "statusReason" FROM subscriptions
+     WHERE id = $1 AND ${withinReach('$2', '$3')}${options.lock ? ` ${options.lock}` : ''}`,
     [id, reach.owner, reach.companies],
   );
-  return rows.length > 0;
+  return row;
 }
 
 export interface SubscriptionFilters {
@@ -207,6 +206,8 @@ export interface SubscriptionFilters {
   status: SubscriptionStatus | null;
   /** Any of these; null for every type. */
   eventTypes: string[] | null;
+  /** Types the caller may not read: a subscription to any of them is left out. */
+  unreadableEventTypes: string[];
 }
 
 export async function listSubscriptions(
@@ -221,6 +222,9 @@ export async function listSubscriptions(
       const conditions = [withinReach(params.add(filters.reach.owner), params.add(filters.reach.companies))];
       if (filters.status) conditions.push(`status = ${params.add(filters.status)}`);
       if (filters.eventTypes) conditions.push(`event_types && ${params.add(filters.eventTypes)}::text[]`);
+      if (filters.unreadableEventTypes.length > 0) {
+        conditions.push(`NOT (event_types && ${params.add(filters.unreadableEventTypes)}::text[])`);
+      }
       return conditions;
     },
     columns: SUBSCRIPTION_SORT_COLUMNS,
@@ -253,18 +257,19 @@ export async function insertCurrentSecret(tx: Queryable, subscriptionId: string,
   );
 }
 
-/** The current secret of the subscription; undefined when it is out of reach. */
+/** The current secret of the subscription and its event types; undefined when it is out of reach. */
 export async function findCurrentSecret(
   db: Queryable,
   subscriptionId: string,
   reach: SubscriptionReach,
-): Promise<string | undefined> {
-  const [row] = await db.query<{ secret: string }>(
-    `SELECT s.secret FROM subscription_secrets s JOIN subscriptions ON subscriptions.id = s.subscription_id
+): Promise<{ secret: string; eventTypes: string[] } | undefined> {
+  const [row] = await db.query<{ secret: string; eventTypes: string[] }>(
+    `SELECT s.secret, subscriptions.event_types AS "eventTypes"
+     FROM subscription_secrets s JOIN subscriptions ON subscriptions.id = s.subscription_id
      WHERE s.subscription_id = $1 AND ${withinReach('$2', '$3')} AND s.expires_at IS NULL`,
     [subscriptionId, reach.owner, reach.companies],
   );
-  return row?.secret;
+  return row;
 }
 
 /**

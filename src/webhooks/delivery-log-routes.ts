@@ -5,6 +5,7 @@ import type { App, RouteDeps } from '../http/app.ts';
 import { pageQueryProperties, parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { PageInfoSchema, sendPage } from '../http/pagination/page-response.ts';
 import { errorResponses, Nullable, Timestamp, TimestampInput, Uuid } from '../http/schemas.ts';
+import { securityOf } from '../subscriptions/rights.ts';
 import * as operations from './delivery-log.ts';
 import {
   ATTEMPT_SORT_COLUMNS,
@@ -15,7 +16,8 @@ import {
 } from './delivery-log-store.ts';
 
 const tags = ['Webhook delivery log'];
-// A valid token and no particular scope: the subscription must be the caller's (else 404).
+// A valid token; the subscription must be the caller's (else 404), and the scopes of its event types
+// the token's (else 403): their read scopes to read the log, all their scopes to resend or recover.
 const config = { authenticated: true } as const;
 
 export const MessageId = Type.String({
@@ -131,6 +133,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       preValidation: splitCommaLists,
       schema: {
         operationId: 'listSubscriptionMessages',
+        security: securityOf('read'),
         summary: 'List the messages sent to a subscription',
         description: 'One message per event sent to the subscription, oldest first; id breaks ties.',
         tags,
@@ -162,6 +165,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       config,
       schema: {
         operationId: 'getSubscriptionMessage',
+        security: securityOf('read'),
         summary: 'Read a message sent to a subscription, with its payload',
         tags,
         params: MessageParams,
@@ -180,6 +184,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       preValidation: splitCommaLists,
       schema: {
         operationId: 'listMessageAttempts',
+        security: securityOf('read'),
         summary: 'List the delivery attempts of a message',
         description: `By attempt number, first first unless sorting_order says DESC. Paged like every list, since a message resent again and again has as many attempts: a page ends at limit attempts (at most ${ATTEMPTS_PER_PAGE}) or about 1 MiB.`,
         tags,
@@ -210,12 +215,16 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       config,
       schema: {
         operationId: 'resendMessage',
+        security: securityOf('manage'),
         summary: 'Send a message again',
         description:
-          'Puts the message (in any status) back in the queue, due at once and with the whole retry schedule ahead of it. It keeps its webhook-id; attempt numbers go on from the last.',
+          'Puts the message (in any status) back in the queue, due at once and with the whole retry schedule ahead of it. It keeps its webhook-id; attempt numbers go on from the last. 409 SUBSCRIPTION_DISABLED while the service keeps the subscription stopped (its endpoint kept failing, or its client is revoked).',
         tags,
         params: MessageParams,
-        response: { 202: Type.Object({ data: MessageSchema }, { description: 'Queued' }), ...errorResponses(404) },
+        response: {
+          202: Type.Object({ data: MessageSchema }, { description: 'Queued' }),
+          ...errorResponses(404, 409),
+        },
       },
     },
     async (request, reply) => {
@@ -231,6 +240,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       config,
       schema: {
         operationId: 'recoverSubscriptionMessages',
+        security: securityOf('manage'),
         summary: 'Send failed messages again',
         description:
           'Queues again every message of the subscription that was created in the window and ended failed, in the order they were created, each with its webhook-id and the whole retry schedule ahead of it (as a resend). The workers queue them in batches right after the answer. Asking twice queues each message once.',
@@ -259,6 +269,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       config,
       schema: {
         operationId: 'getSubscriptionHealth',
+        security: securityOf('read'),
         summary: "Read a subscription's delivery health",
         description:
           'The last delivery and the last failure with its reason, the failed attempts since the last success, and the counts of the last day. Kept as attempts are recorded, so reading it costs the same for a million messages as for one.',

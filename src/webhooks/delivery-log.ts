@@ -1,17 +1,42 @@
 // What the delivery log API does, one function per operation. A subscription's log is visible to
-// those who reach the subscription (reachOf): any other is answered like a missing one.
+// those who reach the subscription (reachOf): any other is answered like a missing one. Reading it
+// needs the read scope of the event types, resending and recovering the scopes that manage them
+// (src/subscriptions/rights.ts).
 import type { Principal } from '../auth/principal.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { Page, PagePosition } from '../db/keyset-page.ts';
 import { ApiError, validationError } from '../http/problem.ts';
 import { reachOf, subscriptionNotFound } from '../subscriptions/operations.ts';
-import { findStatusReason, subscriptionInReach } from '../subscriptions/store.ts';
+import { assertRight, type SubscriptionRight } from '../subscriptions/rights.ts';
+import { type ReachedSubscription, type StatusReason, subscriptionInReach } from '../subscriptions/store.ts';
 import * as store from './delivery-log-store.ts';
 import { type HealthView, readHealth } from './health-store.ts';
 import { insertRecovery, type RecoveryView } from './recovery-store.ts';
 
-async function assertOwnSubscription(db: Queryable, principal: Principal, subscriptionId: string): Promise<void> {
-  if (!(await subscriptionInReach(db, subscriptionId, reachOf(principal)))) throw subscriptionNotFound(subscriptionId);
+/** The subscription, once it is within reach (else 404) and the token holds `right` over its event types (else 403). */
+async function assertOwnSubscription(
+  db: Queryable,
+  principal: Principal,
+  subscriptionId: string,
+  right: SubscriptionRight,
+  action: string,
+  lock?: 'FOR SHARE',
+): Promise<ReachedSubscription> {
+  const subscription = await subscriptionInReach(db, subscriptionId, reachOf(principal), { lock });
+  if (!subscription) throw subscriptionNotFound(subscriptionId);
+  assertRight(principal, subscription.eventTypes, right, action);
+  return subscription;
+}
+
+/** 409 while the service keeps the subscription stopped: what is queued for it is failed unsent. */
+function assertNotStopped(reason: StatusReason | null, then: string): void {
+  if (reason === null) return;
+  throw new ApiError(
+    'SUBSCRIPTION_DISABLED',
+    reason === 'CLIENT_REVOKED'
+      ? 'The client of this subscription is revoked: nothing is sent to it'
+      : `The service disabled this subscription (its endpoint kept failing): make it ACTIVE with a PUT, then ${then}`,
+  );
 }
 
 const messageNotFound = (messageId: string) => new ApiError('MESSAGE_NOT_FOUND', `No message ${messageId}`);
@@ -23,7 +48,7 @@ export async function listMessages(
   status: store.MessageStatus | null,
   position: PagePosition,
 ): Promise<Page> {
-  await assertOwnSubscription(db, principal, subscriptionId);
+  await assertOwnSubscription(db, principal, subscriptionId, 'read', "Reading this subscription's messages");
   return store.listMessages(db, subscriptionId, status, position);
 }
 
@@ -34,9 +59,10 @@ export async function getMessage(
   subscriptionId: string,
   messageId: string,
 ): Promise<store.MessageView & { payload: store.MessagePayload }> {
-  await assertOwnSubscription(db, principal, subscriptionId);
+  await assertOwnSubscription(db, principal, subscriptionId, 'read', "Reading this subscription's messages");
   const message = await store.findMessageWithPayload(db, subscriptionId, messageId);
   if (!message) throw messageNotFound(messageId);
+  assertRight(principal, [message.eventType], 'read', 'Reading this message');
   return message;
 }
 
@@ -48,27 +74,39 @@ export async function listAttempts(
   messageId: string,
   position: PagePosition,
 ): Promise<Page> {
-  await assertOwnSubscription(db, principal, subscriptionId);
-  if (!(await store.findMessage(db, subscriptionId, messageId))) throw messageNotFound(messageId);
+  await assertOwnSubscription(db, principal, subscriptionId, 'read', "Reading this subscription's messages");
+  const message = await store.findMessage(db, subscriptionId, messageId);
+  if (!message) throw messageNotFound(messageId);
+  assertRight(principal, [message.eventType], 'read', 'Reading this message');
   return store.listAttempts(db, messageId, position);
 }
 
-/** 202: the message is sent again now (same webhook-id), with the whole schedule ahead of it. */
+/**
+ * 202: the message is sent again now (same webhook-id), with the whole schedule ahead of it. 409
+ * while the service keeps the subscription stopped; the lock holds its status until the commit.
+ */
 export async function resendMessage(
   db: Database,
   principal: Principal,
   subscriptionId: string,
   messageId: string,
 ): Promise<store.MessageView> {
-  await assertOwnSubscription(db, principal, subscriptionId);
-  const message = await db.transaction((tx) => store.resendMessage(tx, subscriptionId, messageId));
-  if (!message) throw messageNotFound(messageId);
-  return message;
+  return db.transaction(async (tx) => {
+    const action = 'Resending a message';
+    const subscription = await assertOwnSubscription(tx, principal, subscriptionId, 'manage', action, 'FOR SHARE');
+    const found = await store.findMessage(tx, subscriptionId, messageId);
+    if (!found) throw messageNotFound(messageId);
+    assertRight(principal, [found.eventType], 'manage', action);
+    assertNotStopped(subscription.statusReason, 'resend');
+    const message = await store.resendMessage(tx, subscriptionId, messageId);
+    if (!message) throw messageNotFound(messageId);
+    return message;
+  });
 }
 
 /** The subscription's delivery health: last delivery and failure, the failure streak, the last day. */
 export async function getHealth(db: Database, principal: Principal, subscriptionId: string): Promise<HealthView> {
-  await assertOwnSubscription(db, principal, subscriptionId);
+  await assertOwnSubscription(db, principal, subscriptionId, 'read', "Reading this subscription's health");
   return readHealth(db, subscriptionId);
 }
 
@@ -88,16 +126,8 @@ export async function recoverMessages(
   subscriptionId: string,
   { since, until }: RecoveryWindow,
 ): Promise<RecoveryView> {
-  const reason = await findStatusReason(db, subscriptionId, reachOf(principal));
-  if (reason === undefined) throw subscriptionNotFound(subscriptionId);
-  if (reason !== null) {
-    throw new ApiError(
-      'SUBSCRIPTION_DISABLED',
-      reason === 'CLIENT_REVOKED'
-        ? 'The client of this subscription is revoked: nothing is sent to it'
-        : 'The service disabled this subscription (its endpoint kept failing): make it ACTIVE with a PUT, then recover',
-    );
-  }
+  const subscription = await assertOwnSubscription(db, principal, subscriptionId, 'manage', 'Recovering messages');
+  assertNotStopped(subscription.statusReason, 'recover');
   const recovery = await db.transaction((tx) => insertRecovery(tx, subscriptionId, since, until));
   if (recovery === 'SINCE_IN_FUTURE') {
     throw validationError([{ path: '/since', message: 'must not be in the future', in: 'body' }]);

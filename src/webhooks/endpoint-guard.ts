@@ -84,7 +84,8 @@ const LOCAL_DEVELOPMENT_HINT =
 /**
  * Why an endpoint URL cannot be a subscription's, or undefined when it can. Names are only checked
  * when connecting (their addresses can change); literal addresses are checked here already, with
- * isPublicAddress, the classifier the connect-time lookup uses.
+ * isPublicAddress, the classifier the connect-time lookup uses. The URL must also be written as it
+ * is read (sentAsRead): the address stored and shown is the one notifications go to.
  */
 export function endpointUrlProblem(url: string, allowPrivateTargets: boolean): string | undefined {
   // The URL parser would drop these silently, so the stored URL would not be the one used.
@@ -97,12 +98,45 @@ export function endpointUrlProblem(url: string, allowPrivateTargets: boolean): s
     return 'must be an absolute URL';
   }
   if (parsed.username || parsed.password) return 'must not carry credentials; use endpointAuth';
-  if (allowPrivateTargets) return ['https:', 'http:'].includes(parsed.protocol) ? undefined : 'must be an http(s) URL';
+  if (allowPrivateTargets) {
+    return ['https:', 'http:'].includes(parsed.protocol) ? sentAsRead(url, parsed) : 'must be an http(s) URL';
+  }
   if (parsed.protocol !== 'https:') return `must be an https URL${LOCAL_DEVELOPMENT_HINT}`;
   // A name with a trailing dot is the same name, fully qualified.
   const host = parsed.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   const local = host === 'localhost' || host.endsWith('.localhost');
   if (local || (isIP(host) && !isPublicAddress(host))) return `must be a public address${LOCAL_DEVELOPMENT_HINT}`;
+  return sentAsRead(url, parsed);
+}
+
+// `scheme://authority`, the authority up to the path, query or fragment.
+const SCHEME_AND_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
+// An ASCII name or IPv4 address, or a bracketed IPv6 address, then an optional port of digits (empty: the default).
+const AUTHORITY = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d*))?$/;
+
+/**
+ * Why `url` would be read as another address than it shows, or undefined (docs/decisions/
+ * tenant-isolation.md, "Endpoint URLs"). The WHATWG parser that sends notifications forgives what a
+ * reader would not: `https:example.com` and `https:/example.com` are `https://example.com/`,
+ * backslashes are slashes, an invisible character in a name is dropped, `0x7f.1` is 127.0.0.1.
+ * So: two slashes after the scheme, no backslash, no space or invisible character, a host the parser
+ * keeps as written (letters' case aside), and a port from 1 to 65535.
+ */
+function sentAsRead(url: string, parsed: URL): string | undefined {
+  if (/[\p{White_Space}\p{Cf}]/u.test(url)) {
+    return 'must not contain spaces or invisible characters (zero-width, bidirectional controls…); percent-encode them';
+  }
+  if (url.includes('\\')) return 'must not contain backslashes; the address would be read with slashes';
+  const authority = SCHEME_AND_AUTHORITY.exec(url)?.[1];
+  if (authority === undefined || authority === '')
+    return 'must start with the scheme and two slashes, as https://host/';
+  const [, host = '', port] = AUTHORITY.exec(authority) ?? [];
+  if (!host) {
+    return 'must name its host in ASCII (an international name in its xn-- form), as an IPv4 or a bracketed IPv6 address';
+  }
+  const ipv6 = host.startsWith('[');
+  if (!ipv6 && host.toLowerCase() !== parsed.hostname) return `must name its host as it is read: ${parsed.hostname}`;
+  if (port && !(Number(port) >= 1 && Number(port) <= 65535)) return 'must have a port from 1 to 65535';
   return undefined;
 }
 

@@ -10,8 +10,13 @@ export interface EventTypeDefinition {
   type: string;
   /** The version prefix of `type`; a breaking change of `data` is a new type with the next one. */
   version: string;
-  /** Every scope a subscription's credential must hold to receive the event. */
+  /**
+   * Every scope a credential must hold to subscribe to the event, and to manage a subscription to it:
+   * change or delete it, read or rotate its secret, resend and recover its messages.
+   */
   scopes: readonly Scope[];
+  /** The scope that reads `data` through its own API; reading a delivered event needs it. */
+  readScope: Scope;
   /** The schema of the event's `data`: the resource exactly as its API answers it. */
   dataSchema: TSchema;
   /** A `data` as a receiver gets it, shown beside the schema (test/webhooks/event-types.test.ts validates it). */
@@ -24,6 +29,7 @@ export const EVENT_TYPES = [
     type: 'v1.export-job.created',
     version: 'v1',
     scopes: ['export-jobs:read', 'export-jobs:write'],
+    readScope: 'export-jobs:read',
     dataSchema: ExportJobSchema,
     exampleData: {
       id: '0b7e2f4c-5d3a-4c1e-9a8f-2d6b1c3e4f50',

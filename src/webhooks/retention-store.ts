@@ -37,3 +37,23 @@ export async function deleteUnneededEvents(db: Queryable, retentionMs: number, b
   );
   return rows.map((row) => row.id);
 }
+
+/**
+ * Deletes up to `batchSize` recoveries that finished more than `retentionMs` ago, oldest first. One
+ * that is still queueing stays, however old: its messages are still owed their second chance.
+ */
+export async function deleteFinishedRecoveries(
+  db: Queryable,
+  retentionMs: number,
+  batchSize: number,
+): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `DELETE FROM message_recoveries WHERE id IN (
+       SELECT id FROM message_recoveries
+       WHERE finished_at < now() - $1 * interval '1 millisecond'
+       ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING id`,
+    [retentionMs, batchSize],
+  );
+  return rows.map((row) => row.id);
+}

@@ -1,13 +1,13 @@
 // Runs webhook retention in every worker process (docs/decisions/webhook-delivery.md, "Retention"):
 // messages that ended more than WEBHOOK_RETENTION ago, their attempts, then the events no message
-// needs any more. The sweep repeats often enough that nothing stays much more than a minute past
+// needs any more, and the recoveries that finished that long ago. The sweep repeats often enough that nothing stays much more than a minute past
 // its retention, and every batch is one short statement.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { type PeriodicSweep, startPeriodicSweep } from '../db/periodic-sweep.ts';
 import { deleteExpiredTrails } from '../subscriptions/activity-store.ts';
 import { deleteOldHourlyDeliveries, deleteOrphanedHealth } from './health-store.ts';
-import { deleteEndedMessages, deleteUnneededEvents } from './retention-store.ts';
+import { deleteEndedMessages, deleteFinishedRecoveries, deleteUnneededEvents } from './retention-store.ts';
 
 export interface RetentionSweeperOptions {
   db: Database;
@@ -40,15 +40,16 @@ export function startRetentionSweeper(options: RetentionSweeperOptions): Periodi
 
 /**
  * One batch of messages; once those run short, one batch of events too (an event goes only after
- * its messages), of the trails of subscriptions deleted before the retention, of the hourly
- * delivery counts older than the day they serve, and of the health of deleted subscriptions. Answers what it
- * deleted: a full batch or more means more may be waiting.
+ * its messages), of the trails of subscriptions deleted before the retention, of the recoveries
+ * finished before it, of the hourly delivery counts older than the day they serve, and of the health
+ * of deleted subscriptions. Answers what it deleted: a full batch or more means more may be waiting.
  */
 export async function sweepRetentionBatch(db: Database, retentionMs: number, batchSize: number): Promise<string[]> {
   const messages = await deleteEndedMessages(db, retentionMs, batchSize);
   if (messages.length === batchSize) return messages;
   const events = await deleteUnneededEvents(db, retentionMs, batchSize);
   const trails = await deleteExpiredTrails(db, retentionMs, batchSize);
+  const recoveries = await deleteFinishedRecoveries(db, retentionMs, batchSize);
   const hours = await deleteOldHourlyDeliveries(db, batchSize);
-  return [...messages, ...events, ...trails, ...hours, ...(await deleteOrphanedHealth(db, batchSize))];
+  return [...messages, ...events, ...trails, ...recoveries, ...hours, ...(await deleteOrphanedHealth(db, batchSize))];
 }

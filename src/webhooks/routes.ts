@@ -9,7 +9,10 @@ const EventTypeListSchema = Type.Object({
       eventType: Type.String({ examples: ['v1.export-job.created'] }),
       version: Type.String({ examples: ['v1'] }),
       description: Type.String(),
-      scopes: Type.Array(Type.String(), { description: 'Scopes a subscription needs to receive it' }),
+      scopes: Type.Array(Type.String(), {
+        description: 'Scopes a credential needs to subscribe to it and to manage such a subscription',
+      }),
+      readScope: Type.String({ description: 'The scope that reads its messages and their payloads' }),
       dataSchema: Type.Unknown({ description: 'JSON schema of the event data' }),
       example: Type.Unknown({
         description: 'An example of the JSON body a notification of this type sends: `{ "payload": { … } }`',
@@ -25,6 +28,7 @@ const EVENT_TYPE_LIST = {
     version: t.version,
     description: t.description,
     scopes: [...t.scopes],
+    readScope: t.readScope,
     dataSchema: JSON.parse(JSON.stringify(t.dataSchema)) as unknown,
     example: {
       payload: { data: t.exampleData, eventId: '3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a', eventType: t.type },

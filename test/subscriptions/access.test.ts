@@ -1,11 +1,17 @@
-// Every subscription route through the shared security cases (docs/decisions/credentials.md). A
-// subscription belongs to a client, not a company: here every token of the fixture company belongs
-// to the owning client, and a token of another company to another client, so "another company's
-// resource" of the shared cases is another client's subscription (404).
+// Every subscription, delivery log and trail route through the shared security cases
+// (docs/decisions/credentials.md), with the scopes of docs/decisions/tenant-isolation.md: reading
+// needs the read scope of the subscription's event types (export-jobs:read), managing all their
+// scopes (export-jobs:write). A subscription belongs to a client, not a company: here every token of
+// the fixture company belongs to the owning client, and a token of another company to another
+// client, so "another company's resource" of the shared cases is another client's subscription (404).
+
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import type { Scope } from '../../src/auth/principal.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 import { itEnforcesAccess } from '../support/security.ts';
+import { emitEvent } from '../webhooks/delivery/fixtures.ts';
 import { createSubscription, subscriptionBody } from './fixtures.ts';
 
 let t: TestApp;
@@ -26,14 +32,62 @@ before(async () => {
 });
 after(() => t.close());
 
-/** A subscription of the owning client, made before the cases of one route run. */
-function ownSubscription(): () => string {
+// Tokens of the owning client that must get 403: another resource's scope, none, and for the routes
+// that manage a subscription, the read scope of its event type.
+const READ_NARROWED: Scope[][] = [['accounts:read'], []];
+const MANAGE_NARROWED: Scope[][] = [...READ_NARROWED, ['export-jobs:read']];
+const reads = { scope: 'export-jobs:read', narrowed: READ_NARROWED } as const;
+const manages = { scope: 'export-jobs:write', narrowed: MANAGE_NARROWED } as const;
+
+/** A subscription of the owning client with one message, made before the cases of one route run. */
+function ownSubscription(): { id: () => string; messageId: () => string } {
   let id = '';
+  let messageId = '';
   before(async () => {
     id = (await createSubscription(t, await app.token({ companies: [company] }))).data.id;
+    await emitEvent(t.db, company);
+    const [message] = await t.db.query<{ id: string }>('SELECT id FROM messages WHERE subscription_id = $1', [id]);
+    messageId = message?.id as string;
   });
-  return () => id;
+  return { id: () => id, messageId: () => messageId };
 }
+
+type Scopes = typeof reads | typeof manages;
+const routesOfOne: [string, string, (s: ReturnType<typeof ownSubscription>) => string, Scopes, unknown?][] = [
+  ['GET', '/v1/subscriptions/{id}', (s) => `/v1/subscriptions/${s.id()}`, reads],
+  ['PUT', '/v1/subscriptions/{id}', (s) => `/v1/subscriptions/${s.id()}`, manages, subscriptionBody()],
+  ['DELETE', '/v1/subscriptions/{id}', (s) => `/v1/subscriptions/${s.id()}`, manages],
+  ['GET', '/v1/subscriptions/{id}/secret', (s) => `/v1/subscriptions/${s.id()}/secret`, manages],
+  ['POST', '/v1/subscriptions/{id}/secret:rotate', (s) => `/v1/subscriptions/${s.id()}/secret:rotate`, manages],
+  ['GET', '/v1/subscriptions/{id}/activities', (s) => `/v1/subscriptions/${s.id()}/activities`, reads],
+  ['GET', '/v1/subscriptions/{id}/health', (s) => `/v1/subscriptions/${s.id()}/health`, reads],
+  ['GET', '/v1/subscriptions/{id}/messages', (s) => `/v1/subscriptions/${s.id()}/messages`, reads],
+  [
+    'GET',
+    '/v1/subscriptions/{id}/messages/{messageId}',
+    (s) => `/v1/subscriptions/${s.id()}/messages/${s.messageId()}`,
+    reads,
+  ],
+  [
+    'GET',
+    '/v1/subscriptions/{id}/messages/{messageId}/attempts',
+    (s) => `/v1/subscriptions/${s.id()}/messages/${s.messageId()}/attempts`,
+    reads,
+  ],
+  [
+    'POST',
+    '/v1/subscriptions/{id}/messages/{messageId}:resend',
+    (s) => `/v1/subscriptions/${s.id()}/messages/${s.messageId()}:resend`,
+    manages,
+  ],
+  [
+    'POST',
+    '/v1/subscriptions/{id}:recover',
+    (s) => `/v1/subscriptions/${s.id()}:recover`,
+    manages,
+    { since: '2026-01-01T00:00:00Z' },
+  ],
+];
 
 describe('access to POST /v1/subscriptions', () => {
   // No scope of its own, but subscribing to export-job events needs export-jobs:read and :write.
@@ -41,63 +95,48 @@ describe('access to POST /v1/subscriptions', () => {
     method: 'POST',
     url: () => '/v1/subscriptions',
     body: () => subscriptionBody(),
-    scope: 'export-jobs:write',
+    ...manages,
     company: () => company,
   });
 });
 
 describe('access to GET /v1/subscriptions', () => {
-  itEnforcesAccess(() => app, { method: 'GET', url: () => '/v1/subscriptions', company: () => company });
+  itEnforcesAccess(() => app, { method: 'GET', url: () => '/v1/subscriptions', ...reads, company: () => company });
 });
 
-describe('access to GET /v1/subscriptions/{id}', () => {
-  const id = ownSubscription();
-  itEnforcesAccess(() => app, {
-    method: 'GET',
-    url: () => `/v1/subscriptions/${id()}`,
-    company: () => company,
-    resourceInPath: true,
+for (const [method, path, url, scopes, body] of routesOfOne) {
+  describe(`access to ${method} ${path}`, () => {
+    const subscription = ownSubscription();
+    itEnforcesAccess(() => app, {
+      method,
+      url: () => url(subscription),
+      ...(body === undefined ? {} : { body: () => body }),
+      ...scopes,
+      company: () => company,
+      resourceInPath: true,
+    });
+    // Last: DELETE deletes it.
+    it(`accepts a token with only the scope ${scopes.scope}`, async () => {
+      const token = await app.token({ companies: [company], scopes: [scopes.scope] });
+      const response = await app.request(method, url(subscription), { token, body });
+      assert.ok(response.status < 300, response.text);
+    });
   });
-});
+}
 
-describe('access to PUT /v1/subscriptions/{id}', () => {
-  const id = ownSubscription();
-  itEnforcesAccess(() => app, {
-    method: 'PUT',
-    url: () => `/v1/subscriptions/${id()}`,
-    body: () => subscriptionBody(),
-    scope: 'export-jobs:write',
-    company: () => company,
-    resourceInPath: true,
-  });
-});
-
-describe('access to DELETE /v1/subscriptions/{id}', () => {
-  const id = ownSubscription();
-  itEnforcesAccess(() => app, {
-    method: 'DELETE',
-    url: () => `/v1/subscriptions/${id()}`,
-    company: () => company,
-    resourceInPath: true,
-  });
-});
-
-describe('access to GET /v1/subscriptions/{id}/secret', () => {
-  const id = ownSubscription();
-  itEnforcesAccess(() => app, {
-    method: 'GET',
-    url: () => `/v1/subscriptions/${id()}/secret`,
-    company: () => company,
-    resourceInPath: true,
-  });
-});
-
-describe('access to POST /v1/subscriptions/{id}/secret:rotate', () => {
-  const id = ownSubscription();
-  itEnforcesAccess(() => app, {
-    method: 'POST',
-    url: () => `/v1/subscriptions/${id()}/secret:rotate`,
-    company: () => company,
-    resourceInPath: true,
+describe('the OpenAPI document', () => {
+  it("declares each webhook route's scopes, and a fixed scope, as its security requirement", async () => {
+    const { body: document } = await t.request('GET', '/openapi.json');
+    const security = (path: string, method: string) => document.paths[path][method].security;
+    const read = [{ bearerAuth: ['export-jobs:read'] }, { apiKeyBasic: ['export-jobs:read'] }];
+    const manage = [
+      { bearerAuth: ['export-jobs:read', 'export-jobs:write'] },
+      { apiKeyBasic: ['export-jobs:read', 'export-jobs:write'] },
+    ];
+    assert.deepEqual(security('/v1/subscriptions', 'get'), read);
+    assert.deepEqual(security('/v1/subscriptions/{subscriptionId}/messages/{messageId}', 'get'), read);
+    assert.deepEqual(security('/v1/subscriptions/{subscriptionId}/secret', 'get'), manage);
+    assert.deepEqual(security('/v1/subscriptions/{subscriptionId}:recover', 'post'), manage);
+    assert.deepEqual(security('/v2/export-jobs/{jobId}', 'get'), read);
   });
 });

@@ -99,6 +99,42 @@ describe('GET /v1/subscriptions/{id}/activities', () => {
     assert.equal(withoutCredentials('https://example.com/plain'), 'https://example.com/plain');
   });
 
+  it('hides tokens in path segments and ;parameter values, as in Slack and Discord webhook URLs', async () => {
+    const slackToken = 'q2Xv9LmN4bT7kR1sW8yZ3cD6';
+    const discordToken = 'Hk3_9xPq-Lw2ZrT8vN5mYb1cJf7sDg4aQe6uWi0oRt';
+    const { token } = await owner();
+    const urls = [
+      `https://hooks.slack.com/services/T024BE7LD/B08T1KQ2ZRX/${slackToken}`,
+      `https://discord.com/api/webhooks/1234567890123456789/${discordToken};jsessionid=1A2B3C4D5E6F`,
+      'https://discord.com/api/webhooks/1234567890123456789/anotherTokenOfTheSameHook9',
+    ];
+    const id = (await createSubscription(t, token, { endpointUrl: urls[0] })).data.id;
+    for (const endpointUrl of urls.slice(1)) {
+      const put = await t.request('PUT', `/v1/subscriptions/${id}`, { token, body: subscriptionBody({ endpointUrl }) });
+      assert.equal(put.status, 200, put.text);
+    }
+    const { data } = await trail(id, token);
+    const told = data.map(
+      (a: { changes: { field: string; before: unknown; after: unknown }[] }) =>
+        a.changes.find((c) => c.field === 'endpointUrl')?.after,
+    );
+    assert.deepEqual(told, [
+      'https://hooks.slack.com/services/…/…/…',
+      'https://discord.com/api/webhooks/…/…;jsessionid=…',
+      'https://discord.com/api/webhooks/…/…',
+    ]);
+    const text = JSON.stringify(data);
+    for (const secret of [slackToken, discordToken, '1A2B3C4D5E6F', 'anotherTokenOfTheSameHook9']) {
+      assert.ok(!text.includes(secret), `${secret} in the trail`);
+    }
+    // Words stay readable: a version, a file, one change of case.
+    assert.equal(
+      withoutCredentials('https://example.com/v2/webhookReceiver/hook.php;mode=x?api_key=y'),
+      'https://example.com/v2/webhookReceiver/hook.php;mode=…?api_key=…',
+    );
+    assert.equal(withoutCredentials('https://example.com/in?s3cr3t'), 'https://example.com/in?…=…');
+  });
+
   it('filters by operation_types and pages with the shared cursors', async () => {
     const { token } = await owner();
     const id = (await createSubscription(t, token)).data.id;
@@ -142,6 +178,16 @@ describe('GET /v1/subscriptions/{id}/activities', () => {
     }
     assert.equal((await t.request('GET', `/v1/subscriptions/${id}/activities`)).status, 401);
     assert.equal((await t.request('GET', `/v1/subscriptions/${randomUUID()}/activities`, { token })).status, 404);
+    // The owner's narrowed tokens: the event type's read scope reads it, another resource's does not.
+    for (const [scopes, status] of [
+      [['export-jobs:read'], 200],
+      [['accounts:read'], 403],
+      [[], 403],
+    ] as const) {
+      const narrowed = await t.token({ companies, clientId, scopes: [...scopes] });
+      const answer = await t.request('GET', `/v1/subscriptions/${id}/activities`, { token: narrowed });
+      assert.equal(answer.status, status, answer.text);
+    }
 
     // A minute past the retention, the trail goes; a live subscription's stays.
     const live = (await createSubscription(t, token)).data.id;

@@ -189,6 +189,51 @@ describe('subscription request validation', () => {
     ]);
   });
 
+  it('refuses an endpoint URL that would be read as another address than it shows, on create and update', async () => {
+    const { data } = await createSubscription(t, token);
+    const refused: [string, RegExp][] = [
+      ['https:example.com/hook', /two slashes/],
+      ['https:/example.com/hook', /two slashes/],
+      ['https:///example.com/hook', /two slashes/],
+      ['https://example.com\\hook', /backslash/],
+      ['https://exa\u200bmple.com/hook', /invisible/],
+      ['https://example.com\u2060/hook', /invisible/],
+      ['https://example.com/\u202egnp.exe', /invisible/],
+      ['https://example.com/a hook', /spaces/],
+      ['https://example.com:0/hook', /port/],
+      ['http://127.0.0.1:0/hook', /port/],
+      ['https://0x7f.1/hook', /127\.0\.0\.1/],
+      ['https://134744072/hook', /8\.8\.8\.8/],
+      ['https://ex%61mple.com/hook', /ASCII/],
+      ['https://b\u00fccher.example/hook', /xn--/],
+    ];
+    for (const [endpointUrl, message] of refused) {
+      for (const [method, url] of [
+        ['POST', '/v1/subscriptions'],
+        ['PUT', `/v1/subscriptions/${data.id}`],
+      ]) {
+        const response = await t.request(method as string, url as string, {
+          token,
+          body: subscriptionBody({ endpointUrl }),
+        });
+        assert.deepEqual(errorPaths(response), ['/endpointUrl'], `${method} ${JSON.stringify(endpointUrl)}`);
+        assert.match(response.body.errors[0].message, message, JSON.stringify(endpointUrl));
+      }
+    }
+    const stored = await t.request('GET', `/v1/subscriptions/${data.id}`, { token });
+    assert.equal(stored.body.data.endpointUrl, data.endpointUrl);
+    // What the parser reads as written is kept as sent: the case of a name, the default port, an
+    // international name in its ASCII form, IPv6.
+    for (const endpointUrl of [
+      'https://Example.COM/hook',
+      'https://example.com:443/hook',
+      'https://xn--bcher-kva.example/hook?q=%20#f',
+      'https://[2001:4860:4860::8888]:8443/hook',
+    ]) {
+      assert.equal((await createSubscription(t, token, { endpointUrl })).data.endpointUrl, endpointUrl);
+    }
+  });
+
   it('accepts http and local endpoints while private targets are allowed (the test default)', async () => {
     const local = await createSubscription(t, token, { endpointUrl: 'http://127.0.0.1:9999/hook' });
     assert.equal(local.data.endpointUrl, 'http://127.0.0.1:9999/hook');

@@ -13,6 +13,11 @@ export interface GuardedRoute {
   body?: (company: string) => unknown;
   /** The scope the route needs; a token with every other scope must get 403. Omitted: any valid token. */
   scope?: Scope;
+  /**
+   * Narrower tokens that must get 403 too, each listing its scopes: a write route's read scope, a
+   * scope of another resource, none at all.
+   */
+  narrowed?: Scope[][];
   /** The company the route's fixtures belong to. */
   company: () => string;
   /** Whether the body names the company (then a token without it gets 403). */
@@ -65,6 +70,15 @@ export function itEnforcesAccess(app: () => TestApp, route: GuardedRoute): void 
       const resource = scope.split(':')[0];
       const others = ALL.filter((s) => !s.startsWith(`${resource}:`));
       const token = await app().token({ companies: [route.company()], scopes: others });
+      const response = await send(token);
+      assert.equal(response.status, 403, response.text);
+      assert.equal(response.body.type, 'FORBIDDEN');
+    });
+  }
+
+  for (const scopes of route.narrowed ?? []) {
+    it(`answers 403 to a token with only the scopes [${scopes.join(' ')}]`, async () => {
+      const token = await app().token({ companies: [route.company()], scopes });
       const response = await send(token);
       assert.equal(response.status, 403, response.text);
       assert.equal(response.body.type, 'FORBIDDEN');

@@ -192,6 +192,33 @@ describe('POST /v1/subscriptions/{id}:recover', () => {
     assert.match(answer.body.detail, /PUT/);
   });
 
+  it('resend is 409 like recover while the service keeps the subscription stopped, and queues nothing', async () => {
+    const { company, token, subscriptionId } = await ownSubscription();
+    const [messageId] = await messages(company, 1, 'failed', Date.now() - 60_000);
+    const resend = () =>
+      t.request('POST', `/v1/subscriptions/${subscriptionId}/messages/${messageId}:resend`, { token });
+    for (const [reason, detail] of [
+      ['ENDPOINT_FAILING', /PUT/],
+      ['CLIENT_REVOKED', /revoked/],
+    ] as const) {
+      await t.db.query(`UPDATE subscriptions SET status = 'INACTIVE', status_reason = $2 WHERE id = $1`, [
+        subscriptionId,
+        reason,
+      ]);
+      const answer = await resend();
+      assert.equal(answer.status, 409, answer.text);
+      assert.equal(answer.body.type, 'SUBSCRIPTION_DISABLED');
+      assert.match(answer.body.detail, detail);
+      assert.equal((await statusOf([messageId as string])).get(messageId as string)?.status, 'failed');
+    }
+    // Made ACTIVE again by its owner, it resends.
+    await t.db.query(`UPDATE subscriptions SET status = 'ACTIVE', status_reason = NULL WHERE id = $1`, [
+      subscriptionId,
+    ]);
+    assert.equal((await resend()).status, 202);
+    assert.equal((await statusOf([messageId as string])).get(messageId as string)?.status, 'pending');
+  });
+
   it('is worked off by the recovery worker on its own, after many empty recoveries, in one pass', async () => {
     const { company, token, subscriptionId } = await ownSubscription();
     const ids = await messages(company, 3, 'failed', Date.now() - 60_000);

@@ -134,6 +134,29 @@ describe('webhook retention', () => {
     assert.ok(!left.some((row) => row.id === gone.id));
   });
 
+  it('deletes recoveries finished before the retention; keeps newer and unfinished ones', async () => {
+    const { id: subscriptionId } = await insertSubscription(db, { endpointUrl: 'https://example.com/hook' });
+    const recovery = async (finishedAgoMs: number | null, createdAgoMs: number) => {
+      const [row] = await db.query<{ id: string }>(
+        `INSERT INTO message_recoveries (subscription_id, since, until, messages, created_at, finished_at)
+         VALUES ($1, now() - interval '1 day', now(), 0, now() - $2 * interval '1 millisecond',
+           now() - $3 * interval '1 millisecond')
+         RETURNING id`,
+        [subscriptionId, createdAgoMs, finishedAgoMs],
+      );
+      return row?.id as string;
+    };
+    const expired = await recovery(2 * RETENTION_MS, 3 * RETENTION_MS);
+    const recent = await recovery(RETENTION_MS / 2, 3 * RETENTION_MS);
+    const open = await recovery(null, 3 * RETENTION_MS);
+    const deleted = await sweepAll(1);
+    assert.ok(deleted.includes(expired));
+    const left = await db.query<{ id: string }>('SELECT id FROM message_recoveries WHERE subscription_id = $1', [
+      subscriptionId,
+    ]);
+    assert.deepEqual(left.map((row) => row.id).sort(), [recent, open].sort());
+  });
+
   it('runs in the worker on its own and stops cleanly', async () => {
     const company = randomUUID();
     await insertSubscription(db, { endpointUrl: 'https://example.com/hook', companies: [company] });
