@@ -1,0 +1,137 @@
+// A PostgreSQL database that turns read-only under the load of a real `ledgerhook serve --role all`,
+// as a standby reached before its promotion is: `default_transaction_read_only` set on the database
+// and its sessions ended, so that the service's new sessions are read-only. Writes are answered 503
+// DATABASE_READ_ONLY with Retry-After (never 500) and /health/ready says so; once the setting is
+// reset, without ending a session, the service takes writes and says ready again by itself
+// (docs/decisions/database-outages.md).
+//
+// Runs on a PostgreSQL cluster of its own whichever database the suite uses: the shared server's
+// settings are never touched.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { mintToken } from '../../src/auth/mint-token.ts';
+import { type Served, startServe } from '../credentials/processes.ts';
+import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.ts';
+import { WORKER_TEST_ENV } from '../support/worker-process.ts';
+
+const SECRET = 'a-test-secret-of-at-least-thirty-two-bytes';
+const DATABASE = 'ledgerhook_read_only';
+const WRITERS = 3;
+// Enough refused writes to have seen the service on a read-only database for a while.
+const REFUSALS = 20;
+
+describe('a PostgreSQL database that turns read-only', { timeout: 120_000 }, () => {
+  let cluster: PrivatePostgres;
+  let served: Served;
+  const company = randomUUID();
+  let authorization: string;
+
+  before(async () => {
+    cluster = await startPrivatePostgres();
+    await cluster.psql(`CREATE DATABASE ${DATABASE}`);
+    served = await startServe(
+      {
+        ...WORKER_TEST_ENV,
+        DATABASE_URL: cluster.url(DATABASE),
+        DATA_DIR: '',
+        AUTH_JWT_SECRET: SECRET,
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_MAX: '1000000',
+      },
+      { role: 'all' },
+    );
+    authorization = `Bearer ${await mintToken(SECRET, { subject: randomUUID(), companies: [company], scope: 'accounts:write' })}`;
+  });
+  after(async () => {
+    await served?.stop();
+    await cluster?.destroy();
+  });
+
+  const send = (method: string, path: string, body?: object) =>
+    fetch(served.url + path, {
+      method,
+      headers: { authorization, ...(body && { 'content-type': 'application/json' }) },
+      ...(body && { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(10_000),
+    });
+  const readiness = async () => {
+    const response = await send('GET', '/health/ready');
+    const body = await response.json();
+    return {
+      status: response.status,
+      type: body.type as string | undefined,
+      retryAfter: response.headers.get('retry-after'),
+    };
+  };
+
+  it('answers writes 503 DATABASE_READ_ONLY, is not ready, and recovers by itself once writable', {
+    timeout: 60_000,
+  }, async (t) => {
+    const acknowledged = new Map<string, string>();
+    const answers = new Map<string, number>();
+    let phase: 'writable' | 'read-only' | 'writable again' = 'writable';
+    let stop = false;
+    const writer = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        const externalId = `${w}-${i}`;
+        const response = await send('POST', '/v1-beta/accounts', {
+          companyId: company,
+          externalId,
+          name: `Account ${externalId}`,
+          archived: false,
+        });
+        const text = await response.text();
+        if (response.status === 201) {
+          acknowledged.set(JSON.parse(text).data.id, externalId);
+          answers.set(`${phase} 201`, (answers.get(`${phase} 201`) ?? 0) + 1);
+          continue;
+        }
+        // The sessions ended under it are SERVICE_UNAVAILABLE; a read-only one refuses the write.
+        assert.equal(response.status, 503, `account ${externalId}: ${response.status} ${text}`);
+        assert.equal(response.headers.get('retry-after'), '2');
+        const { type } = JSON.parse(text);
+        assert.ok(['SERVICE_UNAVAILABLE', 'DATABASE_READ_ONLY'].includes(type), text);
+        answers.set(`${phase} ${type}`, (answers.get(`${phase} ${type}`) ?? 0) + 1);
+        await sleep(20);
+      }
+    };
+    const count = (key: string) => answers.get(key) ?? 0;
+    const until = async (what: string, done: () => boolean | Promise<boolean>) => {
+      for (const end = Date.now() + 30_000; !(await done()); await sleep(50)) {
+        if (Date.now() > end) throw new Error(`${what}: not within 30 s (${JSON.stringify([...answers])})`);
+      }
+    };
+
+    const writing = Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
+    try {
+      await until('writes taken', () => count('writable 201') >= 10);
+      assert.deepEqual(await readiness(), { status: 200, type: undefined, retryAfter: null });
+
+      phase = 'read-only';
+      await cluster.psql(`ALTER DATABASE ${DATABASE} SET default_transaction_read_only = on`);
+      await cluster.psql(
+        `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '${DATABASE}' AND pid <> pg_backend_pid()`,
+      );
+      await until('writes refused', () => count('read-only DATABASE_READ_ONLY') >= REFUSALS);
+      assert.deepEqual(await readiness(), { status: 503, type: 'DATABASE_READ_ONLY', retryAfter: '2' });
+      assert.equal((await send('GET', '/health/live')).status, 200);
+
+      // No session is ended: the service must leave its read-only sessions by itself.
+      await cluster.psql(`ALTER DATABASE ${DATABASE} RESET default_transaction_read_only`);
+      phase = 'writable again';
+      await until('writes taken again', () => count('writable again 201') >= 10);
+      await until('ready again', async () => (await readiness()).status === 200);
+    } finally {
+      stop = true;
+      await writing;
+    }
+    t.diagnostic(JSON.stringify(Object.fromEntries(answers)));
+
+    for (const [id, externalId] of acknowledged) {
+      const got = await send('GET', `/v1-beta/accounts/${id}`);
+      assert.equal(got.status, 200, `account ${externalId}, acknowledged`);
+    }
+  });
+});
