@@ -12,6 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mintToken } from '../../src/auth/mint-token.ts';
+import { isDatabaseUnavailable, writeRefusalOf } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/open-database.ts';
 import { type Served, startServe } from '../credentials/processes.ts';
 import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.ts';
 import { WORKER_TEST_ENV } from '../support/worker-process.ts';
@@ -140,6 +142,34 @@ describe('a PostgreSQL database that turns read-only', { timeout: 120_000 }, () 
       const got = await send('GET', `/v1-beta/accounts/${id}`);
       assert.equal(got.status, 200);
       assert.equal((await got.json()).data.name, name, `account ${id}: its last acknowledged name`);
+    }
+  });
+
+  // One session, used again and again (the pool hands out its last released session first): the
+  // transaction that met 25006 must not give it back to be used again.
+  it('closes a transaction session that refused a write, so the next one is opened writable', {
+    timeout: 30_000,
+  }, async () => {
+    const name = `${DATABASE}_sessions`;
+    await cluster.psql(`CREATE DATABASE ${name}`);
+    const db = await openDatabase({ databaseUrl: cluster.url(name), dataDir: '' });
+    try {
+      await db.exec('CREATE TABLE counter (n int)');
+      const write = () => db.transaction((tx) => tx.query('INSERT INTO counter VALUES (1)'));
+      await write();
+      await cluster.psql(`ALTER DATABASE ${name} SET default_transaction_read_only = on`);
+      await cluster.psql(
+        `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+      );
+      // The ended session's own answer, then the new (read-only) session's refusal.
+      await assert.rejects(write(), (error) => writeRefusalOf(error) === 'read-only' || isDatabaseUnavailable(error));
+      await assert.rejects(write(), (error) => writeRefusalOf(error) === 'read-only');
+      assert.equal(db.recentWriteRefusal(), 'read-only');
+      await cluster.psql(`ALTER DATABASE ${name} RESET default_transaction_read_only`);
+      await write();
+      assert.deepEqual(await db.query('SELECT count(*)::int AS n FROM counter'), [{ n: 2 }]);
+    } finally {
+      await db.close();
     }
   });
 });
