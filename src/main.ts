@@ -8,6 +8,7 @@ import { SCOPES } from './auth/principal.ts';
 import { resolveSigningSecret } from './auth/signing-secret.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
 import { runCredentialsCommand } from './credentials/cli.ts';
+import { DatabaseStoppedError } from './db/database.ts';
 import { openDatabase } from './db/open-database.ts';
 import { serve } from './serve.ts';
 import { UUID } from './text-formats.ts';
@@ -123,6 +124,11 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.exitCode = 2;
     return;
   }
-  console.error(error);
-  process.exitCode = 1;
+  // Already logged by `serve`, which stopped for it.
+  if (!(error instanceof DatabaseStoppedError)) console.error(error);
+  // Ended here rather than when nothing is left to run: the embedded engine keeps timers of its own
+  // after a failed start (PostgreSQL's start-up progress report, every 10 s, when PGlite cannot open
+  // a folder on a full disk), which would keep the process alive and deaf to SIGTERM, caught once
+  // by serve. A supervisor sees the exit and starts it again.
+  process.exit(1);
 });

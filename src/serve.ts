@@ -60,7 +60,23 @@ export async function serve(config: Config, role: Role): Promise<void> {
     );
   }
 
-  logger.info({ signal: await stop.next }, 'shutting down');
+  const ending = await Promise.race([
+    stop.next.then((signal) => ({ signal, error: undefined })),
+    db.stopped.then((error) => ({ signal: undefined, error })),
+  ]);
+  if (ending.error) {
+    // The embedded engine after a PANIC (a WAL write that failed on a full disk): no statement can
+    // run in this process any more, and a new process replays what was committed. A supervisor
+    // (systemd, Kubernetes, Docker's restart policy) starts it again.
+    logger.fatal(
+      { err: ending.error },
+      'the embedded database stopped and cannot go on in this process; exiting with code 1 so that it is started again',
+    );
+    await close(running, db);
+    logger.info('stopped');
+    throw ending.error;
+  }
+  logger.info({ signal: ending.signal }, 'shutting down');
   await close(running, db);
   logger.info('stopped');
 }

@@ -45,6 +45,16 @@ export interface Database extends Queryable {
    * together can share one statement (get-by-id batches). A statement `work` starts runs at once.
    */
   afterPendingIo(work: () => void): void;
+  /**
+   * The last refusal of a write seen in the last WRITE_REFUSAL_MEMORY_MS (a full disk, a read-only
+   * database), for readiness: the service may serve reads but no writes.
+   */
+  recentWriteRefusal(): WriteRefusal | undefined;
+  /**
+   * Settles with the error if the database can serve this process no more: the embedded engine after
+   * a PANIC (pglite-engine-guard.ts). Never on PostgreSQL, whose server restarts its own backends.
+   */
+  readonly stopped: Promise<DatabaseStoppedError>;
   close(): Promise<void>;
 }
 
@@ -76,11 +86,60 @@ const UNAVAILABLE_NODE_CODES = new Set([
 const UNAVAILABLE_MESSAGES =
   /^(Connection terminated|Client has encountered a connection error|Connection ended|timeout exceeded when trying to connect$|timeout expired$)/;
 
+/** Why the database refused a write that may succeed later, with nothing wrong in the request. */
+export type WriteRefusal = 'disk-full' | 'read-only';
+
+// 53100 disk_full: PostgreSQL's code for ENOSPC (a table or the WAL could not grow). 25006
+// read_only_sql_transaction: a standby (in recovery), or default_transaction_read_only on.
+const WRITE_REFUSALS: Record<string, WriteRefusal> = { '53100': 'disk-full', '25006': 'read-only' };
+
+/** The write refusal `error` is, if it is one. */
+export function writeRefusalOf(error: unknown): WriteRefusal | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? WRITE_REFUSALS[code] : undefined;
+}
+
+// How long readiness remembers a refused write. A request or the delivery worker meets a full disk
+// or a read-only database only when it writes: while writes keep coming and failing, readiness keeps
+// saying so; once none has failed for this long it says ready again, and the next write tells.
+export const WRITE_REFUSAL_MEMORY_MS = 10_000;
+
+/** Remembers the write refusals among the errors it is told of, for `recentWriteRefusal`. */
+export function createWriteRefusalMemory(now = Date.now): {
+  note(error: unknown): void;
+  recent(): WriteRefusal | undefined;
+} {
+  let last: { refusal: WriteRefusal; at: number } | undefined;
+  return {
+    note(error) {
+      const refusal = writeRefusalOf(error);
+      if (refusal) last = { refusal, at: now() };
+    },
+    recent: () => (last && now() - last.at < WRITE_REFUSAL_MEMORY_MS ? last.refusal : undefined),
+  };
+}
+
+/**
+ * The database can serve this process no more: every statement fails with this error until the
+ * process ends. It carries the SQLSTATE of the failure that stopped it (53100 for a full disk), so
+ * that requests are answered for that cause.
+ */
+export class DatabaseStoppedError extends Error {
+  readonly code: string | undefined;
+
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'DatabaseStoppedError';
+    this.code = (cause as { code?: string } | null)?.code;
+  }
+}
+
 /**
  * Whether `error` says the database could not be reached or dropped the connection, rather than
  * refused the statement: the request may succeed if sent again shortly.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof DatabaseStoppedError) return true;
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string') return UNAVAILABLE_SQLSTATES.test(code) || UNAVAILABLE_NODE_CODES.has(code);

@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statfsSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Config } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import type { Database, QueryOptions } from './database.ts';
+import { createWriteRefusalMemory, type Database, type QueryOptions } from './database.ts';
+import { guardEngine } from './pglite-engine-guard.ts';
 import { createKeptPlans } from './pglite-kept-plans.ts';
 import { sharedBuffersFor } from './pglite-shared-buffers.ts';
 
@@ -28,8 +29,13 @@ export async function openPglite(
     });
   } catch (error) {
     unlock();
-    throw error;
+    // PGlite says only that it "failed to initialize properly"; a full disk is the common cause.
+    throw dataDir === 'memory'
+      ? error
+      : new Error(`The embedded database in ${dataDir} could not be opened (${room(dataDir)})`, { cause: error });
   }
+  const refusals = createWriteRefusalMemory();
+  const engine = guardEngine(pg, refusals.note);
   await pg.exec("SET TIME ZONE 'UTC'");
 
   // PGlite executes in this thread, so a statement blocks the event loop while it runs. Statements
@@ -96,18 +102,27 @@ export async function openPglite(
     listen: async (channel, onNotify) => {
       const unlisten = await pg.listen(channel, onNotify);
       return async () => {
-        if (!pg.closed) await unlisten();
+        if (!pg.closed && !engine.isStopped) await unlisten();
       };
     },
     afterPendingIo,
+    recentWriteRefusal: refusals.recent,
+    stopped: engine.stopped,
     close: async () => {
       try {
-        await pg.close();
+        // A stopped engine would wait forever in its shutdown checkpoint; the process ends instead.
+        if (!engine.isStopped) await pg.close();
       } finally {
         unlock();
       }
     },
   };
+}
+
+/** The room left on the filesystem of `path`, in words. */
+function room(path: string): string {
+  const { bavail, bsize } = statfsSync(path);
+  return `${((bavail * bsize) / 2 ** 20).toFixed(1)} MiB free on its filesystem`;
 }
 
 /**

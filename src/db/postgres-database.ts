@@ -1,6 +1,14 @@
 import pg from 'pg';
 import { keepFreedMemory } from './backend-memory.ts';
-import { type Database, isDatabaseUnavailable, isPgError, PG_UNIQUE_VIOLATION, type Queryable } from './database.ts';
+import {
+  createWriteRefusalMemory,
+  type Database,
+  isDatabaseUnavailable,
+  isPgError,
+  PG_UNIQUE_VIOLATION,
+  type Queryable,
+  writeRefusalOf,
+} from './database.ts';
 import { openPipelinedConnection } from './pipelined-connection.ts';
 import { listenOnPostgres, type PostgresListener } from './postgres-listener.ts';
 import { createStatementNames } from './statement-names.ts';
@@ -70,17 +78,24 @@ export async function openPostgres(
 
   // Named statements skip the parse on every call after the first on a connection.
   const statements = createStatementNames();
+  const refusals = createWriteRefusalMemory();
   const query = async <Row>(on: StatementTarget, text: string, params?: readonly unknown[]) => {
     const values = params as unknown[] | undefined;
     // Statements without parameters are rare and cheap (and some are DDL): they stay unnamed.
     const name = values?.length ? statements.nameOf(text) : undefined;
-    return (await on.query({ name, text, values })).rows as Row[];
+    try {
+      return (await on.query({ name, text, values })).rows as Row[];
+    } catch (error) {
+      refusals.note(error);
+      throw error;
+    }
   };
 
   async function transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = (await planning.connect()) as pg.PoolClient & PoolConnection;
-      let unavailable: Error | undefined;
+      // Why the connection is not to be used again, besides its own error (lostWith).
+      let dropWith: Error | undefined;
       try {
         await client.query('BEGIN');
         const result = await work({
@@ -90,15 +105,19 @@ export async function openPostgres(
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        if (isDatabaseUnavailable(error)) unavailable = error as Error;
+        // A session that refuses writes (a standby, default_transaction_read_only) is closed too: the
+        // next one is opened where DATABASE_URL leads now, and with the settings of now. (A pool's
+        // `query` closes the session of any failed statement already.)
+        if (isDatabaseUnavailable(error) || writeRefusalOf(error) === 'read-only') dropWith = error as Error;
+        refusals.note(error);
         // A connection that is gone has rolled back with its session.
-        if (!client.lostWith && !unavailable) await client.query('ROLLBACK').catch(() => {});
+        if (!client.lostWith && !dropWith) await client.query('ROLLBACK').catch(() => {});
         const code = (error as { code?: string }).code;
         if (attempt < MAX_ATTEMPTS && code && RETRYABLE.has(code)) continue;
         throw error;
       } finally {
         // Released with its error, the pool closes the connection instead of handing it out again.
-        client.release(client.lostWith ?? unavailable);
+        client.release(client.lostWith ?? dropWith);
       }
     }
   }
@@ -120,6 +139,9 @@ export async function openPostgres(
       };
     },
     afterPendingIo: (work) => void setImmediate(work),
+    recentWriteRefusal: refusals.recent,
+    // PostgreSQL restarts its own backends after a PANIC; a lost connection is opened again.
+    stopped: new Promise(() => {}),
     close: async () => {
       await Promise.all([...listeners].map((listener) => listener.stop()));
       listeners.clear();

@@ -2,14 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable, isPgError, PG_UNSTORABLE_TEXT } from '../db/database.ts';
+import {
+  isDatabaseUnavailable,
+  isPgError,
+  PG_UNSTORABLE_TEXT,
+  type WriteRefusal,
+  writeRefusalOf,
+} from '../db/database.ts';
 import { PROBLEM_CONTENT_TYPE } from './content-types.ts';
 import { BODY_LIMIT_TEXT } from './json-body.ts';
 import { ApiError, type FieldError, jsonPointer, toProblem, validationError } from './problem.ts';
 import { documentProblem } from './schemas.ts';
 
-// How long a client should wait before sending again a request the service could not serve: its
-// database, or the identity provider's signing keys, did not answer.
+// How long a client should wait before sending again a request the service could not serve (every
+// 503): its database did not answer or refused the write, or the identity provider's signing keys
+// did not answer.
 export const RETRY_AFTER_SECONDS = 2;
 
 /**
@@ -19,12 +26,12 @@ export const RETRY_AFTER_SECONDS = 2;
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(answerError);
   // Every documented operation reads or writes the database, so any may answer 503 while it is down
-  // (an authenticated one also while the identity provider's keys cannot be fetched).
+  // or refuses writes (an authenticated one also while the identity provider's keys cannot be fetched).
   app.addHook('onRoute', (route) =>
     documentProblem(
       route,
       503,
-      'The database (or the identity provider) is not reachable: retry after Retry-After seconds',
+      'The database (or the identity provider) is not reachable (SERVICE_UNAVAILABLE), or takes no writes for now: its disk is full (STORAGE_FULL) or it is read-only (DATABASE_READ_ONLY). Retry after Retry-After seconds',
     ),
   );
 }
@@ -37,7 +44,6 @@ export function answerError(
   apiError = toApiError(error),
 ): FastifyReply {
   if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-  if (apiError.type === 'SERVICE_UNAVAILABLE') reply.header('retry-after', RETRY_AFTER_SECONDS);
   return sendProblem(request, reply, apiError);
 }
 
@@ -80,6 +86,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.status === 401) reply.header('www-authenticate', 'Bearer');
+  if (error.status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
   return reply.status(error.status).type(PROBLEM_CONTENT_TYPE).send(toProblem(error, request.id));
 }
 
@@ -89,7 +96,10 @@ export function toApiError(error: FastifyError): ApiError {
     const where = toLocation(error.validationContext);
     return validationError(fieldErrors(error.validation, where));
   }
-  // Not the request's fault and not a bug: sent again once the database is back, it may succeed.
+  // Not the request's fault and not a bug: sent again once the database has room or takes writes
+  // again, or is back, it may succeed.
+  const refusal = writeRefusalOf(error);
+  if (refusal) return writeRefusedError(refusal);
   if (isDatabaseUnavailable(error)) {
     return new ApiError('SERVICE_UNAVAILABLE', 'The database is not reachable; retry shortly');
   }
@@ -110,6 +120,13 @@ export function toApiError(error: FastifyError): ApiError {
     return new ApiError('MALFORMED_JSON', 'The request body is not valid JSON');
   }
   return new ApiError('INTERNAL_ERROR', 'The request could not be completed; it has been logged');
+}
+
+/** The 503 for a database that takes no writes for now: its disk is full, or it is read-only. */
+export function writeRefusedError(refusal: WriteRefusal): ApiError {
+  return refusal === 'disk-full'
+    ? new ApiError('STORAGE_FULL', "The database's disk is full; nothing was written, retry later")
+    : new ApiError('DATABASE_READ_ONLY', 'The database is read-only for now; nothing was written, retry later');
 }
 
 type AjvIssue = NonNullable<FastifyError['validation']>[number];

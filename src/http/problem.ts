@@ -47,6 +47,8 @@ export const PROBLEM_TYPES = {
   EXPORT_JOB_STATUS_UNPROCESSABLE: { status: 422, title: 'Export job is finished' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'The service is not ready' },
+  STORAGE_FULL: { status: 503, title: "The database's disk is full" },
+  DATABASE_READ_ONLY: { status: 503, title: 'The database accepts no writes at the moment' },
   INTERNAL_ERROR: { status: 500, title: 'Something went wrong on our side' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { mintToken } from '../../src/auth/mint-token.ts';
 import { type Served, startServe } from '../credentials/processes.ts';
-import { TEST_DATABASE_URL } from '../support/database.ts';
+import { POSTGRES_PASS_ONLY } from '../support/database.ts';
 import { type Answer, announcedIds, answersAsItMay, sendRequest, waitFor } from '../support/outage-requests.ts';
 import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
@@ -35,11 +35,9 @@ const ACCOUNT_LOOPS = 6;
 // A client answered 503 waits before its next request, as Retry-After asks (shorter here).
 const AFTER_503_MS = 20;
 
-const POSTGRES_PASS = TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL: it tests the PostgreSQL pools';
-
 describe('PostgreSQL ending the sessions of a serving process, hundreds of times', {
   timeout: 120_000,
-  skip: POSTGRES_PASS,
+  skip: POSTGRES_PASS_ONLY,
 }, () => {
   let cluster: PrivatePostgres;
   let receiver: Receiver;

@@ -6,6 +6,13 @@ import { openDatabase } from '../../src/db/open-database.ts';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
 /**
+ * The skip of a test of one backend's own behaviour (a full disk under PGlite, the node-postgres
+ * pools) that runs the same whichever database the suite uses: it runs once, in its backend's pass.
+ */
+export const PGLITE_PASS_ONLY = TEST_DATABASE_URL ? "the embedded database's own: runs in the PGlite pass" : false;
+export const POSTGRES_PASS_ONLY = TEST_DATABASE_URL ? false : "PostgreSQL's own: runs in the PostgreSQL pass";
+
+/**
  * A fresh, migrated database for one test file: an in-memory PGlite, or a schema of its own on
  * the PostgreSQL server (dropped again by `close`).
  */
