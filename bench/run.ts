@@ -15,14 +15,14 @@
 // 1,000,000 of them, in Chromium and from the API (bench/dashboard-suite.ts).
 // retention (not run by default): webhook retention under a sustained load of events and reads, with
 // a short retention against retention off: rows left and latencies (bench/webhooks/retention-load.ts).
-// isolation (not run by default): another owner's webhooks beside one owner's hanging subscriptions,
+// isolation (not run by default): another tenant's webhooks beside one tenant's hanging subscriptions,
 // and the drain of a recovered backlog after stale statistics, each beside its baseline
 // (bench/webhooks/isolation.ts).
 //
 //   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions, cpu, chart, dashboard, retention,
 //                              isolation)
 //   BENCH_ISOLATION_HANGING=200, BENCH_ISOLATION_SAMPLES=200, BENCH_ISOLATION_RECOVERED=100000  the isolation
-//                              suite: one owner's hanging subscriptions, another owner's timed events beside
+//                              suite: one tenant's hanging subscriptions, another tenant's timed events beside
 //                              them, messages recovered
 //   BENCH_DASHBOARD_MESSAGES=1000000, BENCH_DASHBOARD_SAMPLES=20  the dashboard suite
 //   BENCH_CHART_ACCOUNTS=20000, BENCH_CHART_CLIENTS=16, BENCH_CHART_LATENCY_BATCHES=100,

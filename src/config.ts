@@ -39,8 +39,11 @@ export interface Config {
   webhookRetentionMs: number;
   /** How long an endpoint may fail every attempt before its subscription is disabled; 0: never. */
   webhookDisableAfterMs: number;
-  /** Subscriptions one owner (client) may have; each may hold delivery slots (decisions/tenant-isolation.md). */
-  webhookMaxSubscriptionsPerOwner: number;
+  /**
+   * Subscriptions one tenant (a client for one set of companies) may have; each may hold delivery
+   * slots (decisions/tenant-isolation.md).
+   */
+  webhookMaxSubscriptionsPerTenant: number;
   logLevel: string;
   environment: 'production' | 'staging';
   /** Lifetime of an export job since its last change, in seconds. */
@@ -91,7 +94,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetentionMs: duration(env, 'WEBHOOK_RETENTION', '30d', TEN_YEARS_MS),
     webhookDisableAfterMs:
       env.WEBHOOK_DISABLE_AFTER === '0' ? 0 : duration(env, 'WEBHOOK_DISABLE_AFTER', '5d', TEN_YEARS_MS),
-    webhookMaxSubscriptionsPerOwner: integer(env, 'WEBHOOK_MAX_SUBSCRIPTIONS_PER_OWNER', 250, { min: 1 }),
+    webhookMaxSubscriptionsPerTenant: integer(env, 'WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT', 250, { min: 1 }),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     environment: oneOf(env, 'ENVIRONMENT', ['production', 'staging'], 'production'),
     exportJobTtlSeconds: integer(env, 'EXPORT_JOB_TTL', 3600, { min: 1 }),

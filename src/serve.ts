@@ -160,7 +160,7 @@ async function startApi(config: Config, db: Database, logger: pino.Logger) {
     logger,
     exportJobTtlSeconds: config.exportJobTtlSeconds,
     webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
-    webhookMaxSubscriptionsPerOwner: config.webhookMaxSubscriptionsPerOwner,
+    webhookMaxSubscriptionsPerTenant: config.webhookMaxSubscriptionsPerTenant,
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
     dashboard: config.dashboard,

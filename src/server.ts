@@ -54,8 +54,8 @@ export interface ServerOptions {
   exportJobTtlSeconds?: number;
   /** http and private addresses allowed as webhook endpoints; default WEBHOOK_ALLOW_PRIVATE_TARGETS's (false). */
   webhookAllowPrivateTargets?: boolean;
-  /** Subscriptions one owner may have; default WEBHOOK_MAX_SUBSCRIPTIONS_PER_OWNER's (250). */
-  webhookMaxSubscriptionsPerOwner?: number;
+  /** Subscriptions one client may have for one set of companies; default WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT's (250). */
+  webhookMaxSubscriptionsPerTenant?: number;
   /** API keys are accepted with `status`; /oauth/token and the JWKS are served with `issuer`. */
   credentials?: { status: CredentialStatus; issuer?: TokenIssuer };
   /** Per-credential and failed-authentication limits; without them, none (tests). */
@@ -182,8 +182,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     config: {
       exportJobTtlSeconds: options.exportJobTtlSeconds ?? defaults.exportJobTtlSeconds,
       webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? defaults.webhookAllowPrivateTargets,
-      webhookMaxSubscriptionsPerOwner:
-        options.webhookMaxSubscriptionsPerOwner ?? defaults.webhookMaxSubscriptionsPerOwner,
+      webhookMaxSubscriptionsPerTenant:
+        options.webhookMaxSubscriptionsPerTenant ?? defaults.webhookMaxSubscriptionsPerTenant,
     },
   };
   registerOpsRoutes(app, deps, limiter.redis);

@@ -18,7 +18,7 @@ describe('configuration', () => {
     );
     assert.equal(config.webhookTimeoutMs, 15_000);
     assert.equal(config.webhookAllowPrivateTargets, false);
-    assert.equal(config.webhookMaxSubscriptionsPerOwner, 250);
+    assert.equal(config.webhookMaxSubscriptionsPerTenant, 250);
     assert.equal(config.logLevel, 'info');
     assert.equal(config.environment, 'production');
     assert.equal(config.exportJobTtlSeconds, 3600);
@@ -42,7 +42,7 @@ describe('configuration', () => {
       ENVIRONMENT: 'staging',
       EXPORT_JOB_TTL: '5',
       PGLITE_SHARED_BUFFERS_MB: '256',
-      WEBHOOK_MAX_SUBSCRIPTIONS_PER_OWNER: '1000',
+      WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT: '1000',
     });
     assert.equal(config.port, 9000);
     assert.equal(config.databaseUrl, 'postgres://db/x');
@@ -51,7 +51,7 @@ describe('configuration', () => {
     assert.equal(config.environment, 'staging');
     assert.equal(config.exportJobTtlSeconds, 5);
     assert.equal(config.pgliteSharedBuffersMb, 256);
-    assert.equal(config.webhookMaxSubscriptionsPerOwner, 1000);
+    assert.equal(config.webhookMaxSubscriptionsPerTenant, 1000);
     assert.equal(loadConfig({ PGLITE_SHARED_BUFFERS_MB: 'auto' }).pgliteSharedBuffersMb, 'auto');
   });
 
@@ -75,7 +75,7 @@ describe('configuration', () => {
     ['WEBHOOK_RETENTION', '30 days'],
     ['WEBHOOK_RETENTION', '0'],
     ['WEBHOOK_DISABLE_AFTER', 'soon'],
-    ['WEBHOOK_MAX_SUBSCRIPTIONS_PER_OWNER', '0'],
+    ['WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT', '0'],
     ['WEBHOOK_DISABLE_AFTER', '-1d'],
     ['WEBHOOK_RETENTION', '10000000d'],
     ['TRUST_PROXY', 'yes'],

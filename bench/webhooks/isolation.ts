@@ -1,9 +1,9 @@
 // What one tenant's webhooks cost another's (docs/decisions/tenant-isolation.md), each beside its
 // baseline in the same run:
-// - hanging owner: one owner's BENCH_ISOLATION_HANGING subscriptions (200) to an endpoint that never
+// - hanging tenant: one tenant's BENCH_ISOLATION_HANGING subscriptions (200) to an endpoint that never
 //   answers, each with a message its attempt waits on until WEBHOOK_TIMEOUT_MS (15 s); meanwhile
-//   another owner's events, one at a time, each timed from commit to arrival. Baseline: the same
-//   events before the hanging owner's event.
+//   another tenant's events, one at a time, each timed from commit to arrival. Baseline: the same
+//   events before the hanging tenant's event.
 // - recovered backlog: BENCH_ISOLATION_RECOVERED failed messages (100,000), statistics taken while
 //   none was pending, then recovered (`:recover`'s recovery, queued by the recovery worker) and
 //   drained to a fast endpoint. Baseline: as many messages queued pending, with fresh statistics.
@@ -33,10 +33,10 @@ import { startFarm } from './farm.ts';
 export interface IsolationFigures {
   kind: 'postgres' | 'pglite';
   hangingSubscriptions: number;
-  /** Another owner's events, commit to arrival: before the hanging owner's event, and while it hangs. */
+  /** Another tenant's events, commit to arrival: before the hanging tenant's event, and while it hangs. */
   quiet: Latency;
   beside: Latency;
-  /** Attempts that reached the hanging owner's endpoint while the other owner's events were timed. */
+  /** Attempts that reached the hanging tenant's endpoint while the other tenant's events were timed. */
   hangingAttempts: number;
   recovered: number;
   /** Messages drained per second: queued pending with fresh statistics, and recovered after stale ones. */
@@ -61,7 +61,7 @@ export async function runIsolationSuite(
 ): Promise<IsolationFigures[]> {
   const figures: IsolationFigures[] = [];
   for (const kind of options.databases) {
-    const hanging = await benchHangingOwner(kind, options, log);
+    const hanging = await benchHangingTenant(kind, options, log);
     const drains = await benchRecoveredDrain(kind, options, log);
     figures.push({ kind, ...hanging, ...drains });
   }
@@ -83,7 +83,7 @@ async function runWorkers(target: WorkerDatabase, db: Database): Promise<() => P
   return () => Promise.all([worker.stop(), recovery.stop()]);
 }
 
-async function benchHangingOwner(
+async function benchHangingTenant(
   kind: 'postgres' | 'pglite',
   options: { adminUrl: string; hanging: number; samples: number },
   log: (line: string) => void,
@@ -123,7 +123,7 @@ async function benchHangingOwner(
       hangingAttempts,
     };
     log(
-      `${kind}: another owner's event beside ${options.hanging} hanging subscriptions: p50 ${figures.beside.p50Ms.toFixed(1)} ms, ` +
+      `${kind}: another tenant's event beside ${options.hanging} hanging subscriptions: p50 ${figures.beside.p50Ms.toFixed(1)} ms, ` +
         `max ${figures.beside.maxMs.toFixed(1)} ms (quiet: p50 ${figures.quiet.p50Ms.toFixed(1)} ms); ${hangingAttempts} hanging attempts made`,
     );
     return figures;
@@ -199,8 +199,8 @@ async function queueMessages(db: Database, subscriptionId: string, companyId: st
 
 export function formatIsolationTable(figures: IsolationFigures[]): string {
   const rows = figures.flatMap((f) => [
-    `| another owner's event, commit → arrival, quiet | ${f.kind} | ${f.quiet.p50Ms.toFixed(1)} | ${f.quiet.maxMs.toFixed(1)} | ${f.quiet.samples} events |`,
-    `| … beside one owner's ${f.hangingSubscriptions} hanging subscriptions | ${f.kind} | ${f.beside.p50Ms.toFixed(1)} | ${f.beside.maxMs.toFixed(1)} | ${f.hangingAttempts} hanging attempts made |`,
+    `| another tenant's event, commit → arrival, quiet | ${f.kind} | ${f.quiet.p50Ms.toFixed(1)} | ${f.quiet.maxMs.toFixed(1)} | ${f.quiet.samples} events |`,
+    `| … beside one tenant's ${f.hangingSubscriptions} hanging subscriptions | ${f.kind} | ${f.beside.p50Ms.toFixed(1)} | ${f.beside.maxMs.toFixed(1)} | ${f.hangingAttempts} hanging attempts made |`,
     `| backlog of ${f.recovered.toLocaleString('en')} queued, fresh statistics: per second | ${f.kind} | ${Math.round(f.freshDrainRate)} | | |`,
     `| backlog of ${f.recovered.toLocaleString('en')} recovered, stale statistics: per second | ${f.kind} | ${Math.round(f.recoveredDrainRate)} | | |`,
   ]);

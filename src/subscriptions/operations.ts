@@ -24,8 +24,8 @@ import * as store from './store.ts';
 export interface SubscriptionSettings {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private addresses allowed as endpoints (development only). */
   allowPrivateTargets: boolean;
-  /** WEBHOOK_MAX_SUBSCRIPTIONS_PER_OWNER: past it a create answers 409 (decisions/tenant-isolation.md). */
-  maxSubscriptionsPerOwner: number;
+  /** WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT: past it a create answers 409 (decisions/tenant-isolation.md). */
+  maxSubscriptionsPerTenant: number;
 }
 
 /** Who owns what the principal creates: the third-party application, else the subject. */
@@ -45,8 +45,8 @@ export function reachOf(principal: Principal): store.SubscriptionReach {
 /**
  * 200 with the new subscription. It remembers the token's companies: it receives events of those
  * only. Its first signing secret and its CREATE activity are written in the same transaction. A
- * revoked client owns nothing new (403), whatever token names it, and an owner at its limit of
- * subscriptions nothing more (409).
+ * revoked client owns nothing new (403), whatever token names it, and a tenant (the owner for these
+ * companies) at its limit of subscriptions nothing more (409).
  */
 export async function createSubscription(
   db: Database,
@@ -61,11 +61,11 @@ export async function createSubscription(
       throw new ApiError('FORBIDDEN', 'The client of this token is revoked: it cannot own new subscriptions');
     }
     const owner = ownerOf(principal);
-    const owned = await store.countSubscriptionsOfLocked(tx, owner);
-    if (owned >= settings.maxSubscriptionsPerOwner) {
+    const owned = await store.countSubscriptionsOfLocked(tx, owner, companies);
+    if (owned >= settings.maxSubscriptionsPerTenant) {
       throw new ApiError(
         'SUBSCRIPTION_LIMIT_REACHED',
-        `This client has ${owned} subscriptions, the most it may have (${settings.maxSubscriptionsPerOwner}); delete one before creating another`,
+        `This client has ${owned} subscriptions for these companies, the most it may have (${settings.maxSubscriptionsPerTenant}); delete one before creating another`,
       );
     }
     const subscription = await store.insertSubscription(tx, owner, companies, fields);

@@ -52,7 +52,7 @@ const splitListParameters = splitCommaListsOf(['event_types', 'sorting_keys', 's
 export function registerSubscriptionRoutes(app: App, { db, config: settings }: RouteDeps): void {
   const rules = {
     allowPrivateTargets: settings.webhookAllowPrivateTargets,
-    maxSubscriptionsPerOwner: settings.webhookMaxSubscriptionsPerOwner,
+    maxSubscriptionsPerTenant: settings.webhookMaxSubscriptionsPerTenant,
   };
   const requestRules =
     'status ACTIVE (default) or INACTIVE; eventTypes known (400) and each needing scopes the token holds (403 FORBIDDEN with missingScopes); endpointUrl https, at most 2048 characters, not a private address; endpointAuth NONE (default) or BASIC with credentials; customHeaders as described on the field.';
@@ -66,7 +66,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
         operationId: 'createSubscription',
         security: securityOf('manage'),
         summary: 'Create a subscription',
-        description: `Subscribes an endpoint to event types of the companies the token lists. ${requestRules} Every subscription gets a signing secret (GET …/secret). Answers 200, as the reference API. An owner (the token's client) has at most WEBHOOK_MAX_SUBSCRIPTIONS_PER_OWNER subscriptions (250 by default): one more answers 409 SUBSCRIPTION_LIMIT_REACHED.`,
+        description: `Subscribes an endpoint to event types of the companies the token lists. ${requestRules} Every subscription gets a signing secret (GET …/secret). Answers 200, as the reference API. A client has at most WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT subscriptions (250 by default) for one set of companies: one more answers 409 SUBSCRIPTION_LIMIT_REACHED.`,
         tags,
         body: SubscriptionRequestSchema,
         response: { 200: { ...SubscriptionEnvelope, description: 'Subscription created' }, ...errorResponses(409) },

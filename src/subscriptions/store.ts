@@ -62,15 +62,24 @@ function fieldValues(fields: SubscriptionFields): unknown[] {
 }
 
 /**
- * How many subscriptions `owner` has, counted under a lock of that owner's held until the transaction
- * ends, so that two creates at once cannot both pass the owner's limit. The count comes from a
- * statement after the lock's, which sees what a create that held the lock before committed.
+ * How many subscriptions `owner` has for exactly `companies` (sorted, as stored): its tenant's,
+ * counted under a lock of that tenant's held until the transaction ends, so that two creates at once
+ * cannot both pass the limit. The count comes from a statement after the lock's, which sees what a
+ * create that held the lock before committed.
  */
-export async function countSubscriptionsOfLocked(tx: Queryable, owner: string): Promise<number> {
-  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('subscriptions of ' || $1, 0))`, [owner]);
-  const [row] = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM subscriptions WHERE owner = $1', [
-    owner,
-  ]);
+export async function countSubscriptionsOfLocked(
+  tx: Queryable,
+  owner: string,
+  companies: readonly string[],
+): Promise<number> {
+  await tx.query(
+    `SELECT pg_advisory_xact_lock(hashtextextended('subscriptions of ' || subscription_tenant($1, $2::uuid[]), 0))`,
+    [owner, companies],
+  );
+  const [row] = await tx.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM subscriptions WHERE owner = $1 AND companies = $2::uuid[]',
+    [owner, companies],
+  );
   return row?.count ?? 0;
 }
 

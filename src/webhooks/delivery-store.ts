@@ -8,8 +8,8 @@ import type { Notification } from './send-notification.ts';
 
 export interface ClaimedMessage extends Notification {
   subscriptionId: string;
-  /** The subscription's owner: its client, whose attempts in flight share one cap. */
-  owner: string;
+  /** The subscription's tenant, whose attempts in flight share one cap: its owner and its companies. */
+  tenant: string;
   /** Attempts made before this one; the guard of its record. */
   attempts: number;
 }
@@ -22,16 +22,16 @@ export interface ClaimOptions {
   perSubscription: number;
   /** Attempts this worker has in flight, per subscription id. */
   busy: ReadonlyMap<string, number>;
-  /** Attempts in flight at once to all the subscriptions of one owner in this worker. */
-  perOwner: number;
-  /** Attempts this worker has in flight, per owner. */
-  busyOwners: ReadonlyMap<string, number>;
+  /** Attempts in flight at once to all the subscriptions of one tenant in this worker. */
+  perTenant: number;
+  /** Attempts this worker has in flight, per tenant. */
+  busyTenants: ReadonlyMap<string, number>;
 }
 
 interface ClaimedRow {
   messageId: string;
   subscriptionId: string;
-  owner: string;
+  tenant: string;
   attempts: number;
   endpointUrl: string;
   eventId: string;
@@ -45,9 +45,9 @@ interface ClaimedRow {
 
 /**
  * Leases up to `limit` due messages with what sending them needs: of each subscription at most its
- * free slots (`perSubscription` less `busy`), of each owner at most its free slots (`perOwner` less
- * `busyOwners`), owners in turns and each one's earliest first, so that neither a backlogged endpoint
- * nor an owner's many hanging ones stand in front of another's messages. A message is due when
+ * free slots (`perSubscription` less `busy`), of each tenant at most its free slots (`perTenant` less
+ * `busyTenants`), tenants in turns and each one's earliest first, so that neither a backlogged
+ * endpoint nor a tenant's many hanging ones stand in front of another's messages. A message is due when
  * pending, its time has come and no live lease holds it; due_messages_in_fair_shares (migration 0027)
  * finds them.
  *
@@ -78,7 +78,8 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
        WHERE m.id = due.id AND sub.id = m.subscription_id
        RETURNING m.id, m.subscription_id, m.event_id, m.attempts, m.status
      )
-     SELECT c.id AS "messageId", c.subscription_id AS "subscriptionId", s.owner, c.attempts,
+     SELECT c.id AS "messageId", c.subscription_id AS "subscriptionId",
+       subscription_tenant(s.owner, s.companies) AS tenant, c.attempts,
        s.endpoint_url AS "endpointUrl", s.custom_headers AS "customHeaders",
        s.basic_username AS "basicUsername", s.basic_password AS "basicPassword",
        e.id AS "eventId", e.event_type AS "eventType", e.data,
@@ -94,15 +95,15 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
       options.perSubscription,
       [...options.busy.keys()],
       [...options.busy.values()],
-      options.perOwner,
-      [...options.busyOwners.keys()],
-      [...options.busyOwners.values()],
+      options.perTenant,
+      [...options.busyTenants.keys()],
+      [...options.busyTenants.values()],
     ],
   );
   return rows.map((row) => ({
     messageId: row.messageId,
     subscriptionId: row.subscriptionId,
-    owner: row.owner,
+    tenant: row.tenant,
     attempts: row.attempts,
     endpointUrl: row.endpointUrl,
     eventId: row.eventId,

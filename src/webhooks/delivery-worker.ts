@@ -37,10 +37,11 @@ export interface DeliveryWorkerOptions {
   /** Attempts in flight at once to one subscription, so one slow endpoint cannot take every slot. */
   perEndpointConcurrency?: number;
   /**
-   * Attempts in flight at once to all the subscriptions of one owner, so one owner's many slow
-   * endpoints cannot take every slot. Default: a quarter of `concurrency`, at least the per-endpoint cap.
+   * Attempts in flight at once to all the subscriptions of one tenant (a client for a set of
+   * companies), so one tenant's many slow endpoints cannot take every slot. Default: a quarter of
+   * `concurrency`, at least the per-endpoint cap.
    */
-  perOwnerConcurrency?: number;
+  perTenantConcurrency?: number;
   /** How long a claim holds a message; past it, another worker may retry it. Default: timeout + lease margin. */
   leaseMs?: number;
   /** The fallback poll, for notifications missed while a connection was down. */
@@ -76,7 +77,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const concurrency = options.concurrency ?? 64;
   const perEndpoint = options.perEndpointConcurrency ?? 8;
-  const perOwner = options.perOwnerConcurrency ?? Math.max(perEndpoint, Math.floor(concurrency / 4));
+  const perTenant = options.perTenantConcurrency ?? Math.max(perEndpoint, Math.floor(concurrency / 4));
   const leaseMs = options.leaseMs ?? config.webhookTimeoutMs + config.webhookLeaseMarginMs;
   // An ending attempt claims more work only once this many slots are free, so that a busy worker
   // claims in batches rather than one message per statement.
@@ -99,9 +100,9 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const wakeIfRoom = () => {
     if (freeSlots() >= refillAt) wake();
   };
-  // Attempts in flight per subscription and per owner: the claims keep both caps.
+  // Attempts in flight per subscription and per tenant: the claims keep both caps.
   const perSubscription = new Map<string, number>();
-  const perOwnerInFlight = new Map<string, number>();
+  const perTenantInFlight = new Map<string, number>();
   // Messages from their claim until their attempt is recorded (or its recording failed).
   const inFlight = new Set<string>();
   // Set when a claim or a record failed: this worker may hold leases it does not work on.
@@ -163,15 +164,15 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       const free = freeSlots();
       if (free <= 0) return; // an attempt ending wakes the worker
       const limit = Math.min(CLAIM_BATCH, free);
-      // The claim itself keeps the caps: at most each subscription's and each owner's free slots.
+      // The claim itself keeps the caps: at most each subscription's and each tenant's free slots.
       const claimed = await claimDueMessages(db, {
         workerId,
         leaseMs,
         limit,
         perSubscription: perEndpoint,
         busy: perSubscription,
-        perOwner,
-        busyOwners: perOwnerInFlight,
+        perTenant,
+        busyTenants: perTenantInFlight,
       });
       if (stopping) {
         const ids = claimed.map((message) => message.messageId);
@@ -201,11 +202,11 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     sending++;
     inFlight.add(message.messageId);
     countUp(perSubscription, message.subscriptionId);
-    countUp(perOwnerInFlight, message.owner);
+    countUp(perTenantInFlight, message.tenant);
     const sent = () => {
       sending--;
       countDown(perSubscription, message.subscriptionId);
-      countDown(perOwnerInFlight, message.owner);
+      countDown(perTenantInFlight, message.tenant);
       wakeIfRoom();
     };
     const attempt = deliver(message, sent).finally(() => {
@@ -250,7 +251,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const poll = setInterval(wake, pollMs);
   poll.unref();
   log.info(
-    { concurrency, perEndpointConcurrency: perEndpoint, perOwnerConcurrency: perOwner },
+    { concurrency, perEndpointConcurrency: perEndpoint, perTenantConcurrency: perTenant },
     'delivery worker started',
   );
   wake();

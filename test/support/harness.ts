@@ -80,7 +80,7 @@ export async function startTestApp(
       ServerOptions,
       | 'exportJobTtlSeconds'
       | 'webhookAllowPrivateTargets'
-      | 'webhookMaxSubscriptionsPerOwner'
+      | 'webhookMaxSubscriptionsPerTenant'
       | 'verifyToken'
       | 'rateLimits'
       | 'trustProxy'

@@ -119,8 +119,8 @@ describe('recordAttempts on the database', () => {
       limit: 10,
       perSubscription: 8,
       busy: new Map(),
-      perOwner: 16,
-      busyOwners: new Map(),
+      perTenant: 16,
+      busyTenants: new Map(),
     });
     assert.equal(claimed.length, 1);
     // The pool hands the connection just released to the next query.
@@ -142,8 +142,8 @@ describe('recordAttempts on the database', () => {
       limit: 10,
       perSubscription: 8,
       busy: new Map(),
-      perOwner: 16,
-      busyOwners: new Map(),
+      perTenant: 16,
+      busyTenants: new Map(),
     });
     assert.equal(claimed.length, 3);
     const [delivered, retried, stolen] = claimed.map((m) => m.messageId) as [string, string, string];

@@ -22,7 +22,7 @@ before(async () => {
 after(() => db.close());
 
 const PER_SUBSCRIPTION = 8;
-const PER_OWNER = 16;
+const PER_TENANT = 16;
 
 interface Claim {
   /** Messages taken per subscription. */
@@ -33,18 +33,18 @@ interface Claim {
   blocks: number;
 }
 
-/** What one claim of 64 would take, given what is in flight per subscription and per owner. */
+/** What one claim of 64 would take, given what is in flight per subscription and per tenant. */
 async function claimOnce(
   busy: Map<string, number> = new Map(),
-  busyOwners: Map<string, number> = new Map(),
+  busyTenants: Map<string, number> = new Map(),
 ): Promise<Claim> {
   const args = [
     PER_SUBSCRIPTION,
     [...busy.keys()],
     [...busy.values()],
-    PER_OWNER,
-    [...busyOwners.keys()],
-    [...busyOwners.values()],
+    PER_TENANT,
+    [...busyTenants.keys()],
+    [...busyTenants.values()],
   ];
   const call = 'due_messages_in_fair_shares(64, $1, $2::uuid[], $3::int[], $4, $5::text[], $6::int[])';
   let result: Claim = { taken: new Map(), order: [], blocks: 0 };
@@ -178,30 +178,37 @@ const settlePending = () => db.query("UPDATE messages SET status = 'delivered' W
 const takenOf = (claim: Claim, subscriptions: readonly string[]) =>
   subscriptions.reduce((sum, id) => sum + (claim.taken.get(id) ?? 0), 0);
 
-describe('claiming across owners', { timeout: 60_000 }, () => {
-  it("takes at most an owner's free slots, and another owner's later message in the first turn", async () => {
+// A tenant is a client (a subscription's owner) for one set of companies: subscription_tenant.
+describe('claiming across tenants', { timeout: 60_000 }, () => {
+  it("takes at most a tenant's free slots, and another tenant's later message in the first turn", async () => {
     await settlePending();
-    const busyOwner = `owner-${randomUUID()}`;
+    const owner = `client-${randomUUID()}`;
     const companyId = randomUUID();
+    const tenant = `${owner} ${companyId}`;
     const many: string[] = [];
     for (let i = 0; i < 40; i++) {
       const endpointUrl = `https://many.example.com/${i}`;
-      many.push((await insertSubscription(db, { endpointUrl, companyId, owner: busyOwner })).id);
+      many.push((await insertSubscription(db, { endpointUrl, companyId, owner })).id);
     }
-    const other = await insertSubscription(db, { endpointUrl: 'https://other.example.com/', companyId: randomUUID() });
-    // 80 messages of one owner, all due before the other owner's one.
+    // The same client for another company is another tenant.
+    const other = await insertSubscription(db, {
+      endpointUrl: 'https://other.example.com/',
+      companyId: randomUUID(),
+      owner,
+    });
+    // 80 messages of one tenant, all due before the other tenant's one.
     await queueMessages(many, 2);
     await queueMessages([other.id], 1);
 
     const fresh = await claimOnce();
-    assert.equal(takenOf(fresh, many), PER_OWNER);
+    assert.equal(takenOf(fresh, many), PER_TENANT);
     assert.equal(fresh.taken.get(other.id), 1);
-    // Owners take turns: each owner's earliest message comes before any owner's second.
-    assert.ok(fresh.order.indexOf(other.id) < 2, `the other owner's message came at ${fresh.order.indexOf(other.id)}`);
+    // Tenants take turns: each tenant's earliest message comes before any tenant's second.
+    assert.ok(fresh.order.indexOf(other.id) < 2, `the other tenant's message came at ${fresh.order.indexOf(other.id)}`);
 
-    const partly = await claimOnce(new Map(), new Map([[busyOwner, 10]]));
-    assert.equal(takenOf(partly, many), PER_OWNER - 10);
-    const atCap = await claimOnce(new Map(), new Map([[busyOwner, PER_OWNER]]));
+    const partly = await claimOnce(new Map(), new Map([[tenant, 10]]));
+    assert.equal(takenOf(partly, many), PER_TENANT - 10);
+    const atCap = await claimOnce(new Map(), new Map([[tenant, PER_TENANT]]));
     assert.deepEqual([...atCap.taken], [[other.id, 1]]);
   });
 });

@@ -224,9 +224,10 @@ describe('a hanging endpoint', { timeout: 30_000 }, () => {
   });
 });
 
-// One owner's many hanging endpoints, as an attacker with one client's credentials could make them:
-// each subscription is under its own cap of 8, and only the owner's cap keeps slots for others.
-describe("an owner's 200 hanging endpoints", { timeout: 60_000 }, () => {
+// One tenant's many hanging endpoints, as an attacker with one client's credentials for one company
+// could make them: each subscription is under its own cap of 8, and only the tenant's cap keeps
+// slots for others.
+describe("a tenant's 200 hanging endpoints", { timeout: 60_000 }, () => {
   let ownDb: Database;
   let ownWorker: TestWorker;
   before(async () => {
@@ -238,7 +239,7 @@ describe("an owner's 200 hanging endpoints", { timeout: 60_000 }, () => {
     await ownDb.close();
   });
 
-  it("do not delay another owner's endpoint, and hold no more than the owner's 16 slots", async () => {
+  it("do not delay another tenant's endpoint, and hold no more than the tenant's 16 slots", async () => {
     const hanging = await startReceiver(() => ({ status: 200, delayMs: NEVER_MS }));
     const healthy = await startReceiver();
     try {
@@ -254,13 +255,13 @@ describe("an owner's 200 hanging endpoints", { timeout: 60_000 }, () => {
         [owner, [slowCompany], [EVENT_TYPE], hanging.url, generateSecret()],
       );
       await insertSubscription(ownDb, { endpointUrl: healthy.url, companies: [fastCompany] });
-      // One event: 200 messages of one owner, one per subscription, all committed before the healthy one.
+      // One event: 200 messages of one tenant, one per subscription, all committed before the healthy one.
       await emitEvent(ownDb, slowCompany);
       await hanging.nth(16);
       await emitEvent(ownDb, fastCompany);
       await healthy.nth(1);
-      // The healthy message went out while the owner's sixteen attempts were still open, and the
-      // owner's cap held: no seventeenth attempt, though 184 of its subscriptions have a free slot.
+      // The healthy message went out while the tenant's sixteen attempts were still open, and the
+      // tenant's cap held: no seventeenth attempt, though 184 of its subscriptions have a free slot.
       assert.equal(hanging.requests.length, 16);
       assert.equal(hanging.maxOpen(), 16);
     } finally {

@@ -1,7 +1,7 @@
 // One tenant's 200 subscriptions to an endpoint that never answers, and one export job of its, do
 // not hold up another tenant's webhook (docs/decisions/tenant-isolation.md, "Delivery slots"): a real
 // `ledgerhook serve --role all`, driven through its API as an attacker with one client's credentials
-// could. WEBHOOK_TIMEOUT_MS outlasts the test, so each hanging attempt stays open until the end and
+// for one company could. The other tenant is the same client for another company. WEBHOOK_TIMEOUT_MS outlasts the test, so each hanging attempt stays open until the end and
 // what the other tenant got meanwhile shows the order of events, whatever the machine's speed.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -16,8 +16,8 @@ import { WORKER_TEST_ENV } from '../support/worker-process.ts';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-bytes';
 const HANGING_SUBSCRIPTIONS = 200;
-// A worker's slots for one owner: a quarter of its 64 (src/webhooks/delivery-worker.ts).
-const OWNER_SLOTS = 16;
+// A worker's slots for one tenant: a quarter of its 64 (src/webhooks/delivery-worker.ts).
+const TENANT_SLOTS = 16;
 const NEVER_MS = 600_000;
 
 describe("one tenant's 200 hanging endpoints and a real serving process", { timeout: 120_000 }, () => {
@@ -41,7 +41,7 @@ describe("one tenant's 200 hanging endpoints and a real serving process", { time
     });
     hanging = await startReceiver({ respond: () => ({ status: 204, answerWhen: released }) });
     healthy = await startReceiver();
-    target = await createWorkerDatabase(TEST_DATABASE_URL, 'ledgerhook_hanging_owner');
+    target = await createWorkerDatabase(TEST_DATABASE_URL, 'ledgerhook_hanging_tenant');
     served = await startServe(
       {
         ...WORKER_TEST_ENV,
@@ -63,8 +63,9 @@ describe("one tenant's 200 hanging endpoints and a real serving process", { time
   });
 
   it("delivers the other tenant's webhook while the first tenant's attempts hang, holding 16 slots", async () => {
-    const tenantA = await tokenOf(`tenant-a-${randomUUID()}`, companyA);
-    const tenantB = await tokenOf(`tenant-b-${randomUUID()}`, companyB);
+    const clientId = `client-${randomUUID()}`;
+    const tenantA = await tokenOf(clientId, companyA);
+    const tenantB = await tokenOf(clientId, companyB);
     const subscribe = async (authorization: string, endpointUrl: string) => {
       const body = { eventTypes: ['v1.export-job.created'], endpointUrl };
       const answer = await sendRequest(served.url, authorization, 'POST', '/v1/subscriptions', body);
@@ -75,7 +76,7 @@ describe("one tenant's 200 hanging endpoints and a real serving process", { time
 
     const jobA = await sendRequest(served.url, tenantA, 'POST', '/v2/export-jobs', { companyId: companyA });
     assert.equal(jobA.status, 201, jobA.body);
-    await hanging.waitFor(OWNER_SLOTS);
+    await hanging.waitFor(TENANT_SLOTS);
     const jobB = await sendRequest(served.url, tenantB, 'POST', '/v2/export-jobs', { companyId: companyB });
     assert.equal(jobB.status, 201, jobB.body);
     await healthy.waitFor(1);
@@ -83,6 +84,6 @@ describe("one tenant's 200 hanging endpoints and a real serving process", { time
     // Tenant B's webhook came while tenant A's sixteen attempts were open, and A's cap held: no
     // seventeenth attempt, though 184 of its subscriptions have a message and a free slot.
     assert.equal(JSON.parse(healthy.requests[0]?.body ?? '{}').payload.data.companyId, companyB);
-    assert.equal(hanging.requests.length, OWNER_SLOTS);
+    assert.equal(hanging.requests.length, TENANT_SLOTS);
   });
 });
