@@ -171,7 +171,15 @@ export async function recordAttempts(
   scheduleMs: readonly number[],
 ): Promise<(RecordedAttempt | undefined)[]> {
   const rows = await db.query<RecordedAttempt & { messageId: string }>(
-    `WITH input AS (
+    RECORD_ATTEMPTS,
+    recordAttemptsParams(workerId, records, scheduleMs),
+  );
+  const byMessage = new Map(rows.map((row) => [row.messageId, { attempt: row.attempt, status: row.status }]));
+  return records.map((record) => byMessage.get(record.messageId));
+}
+
+/** recordAttempts' one statement (its plan is tested: test/webhooks/delivery/claim-plan.test.ts). */
+export const RECORD_ATTEMPTS = `WITH input AS (
        SELECT * FROM unnest($3::text[], $4::int[], $5::boolean[], $6::timestamptz[], $7::int[], $8::int[],
                             $9::text[], $10::text[])
          AS t(message_id, expected_attempts, succeeded, started_at, duration_ms, status_code, error, response_body)
@@ -187,7 +195,11 @@ export async function recordAttempts(
                                 ELSE now() + ($2::int[])[m.attempts + 1 - m.schedule_base] * interval '1 millisecond' END,
          leased_until = NULL, leased_by = NULL, updated_at = now()
        FROM input i
-       WHERE m.id = i.message_id AND m.leased_by = $1 AND m.attempts = i.expected_attempts AND m.status = 'pending'
+       -- Still pending, written so that no partial index of pending messages matches: statistics
+       -- taken while none was pending (before a recovery, say) made the planner read every pending
+       -- message through one to find these few, instead of looking each up by id.
+       WHERE m.id = i.message_id AND m.leased_by = $1 AND m.attempts = i.expected_attempts
+         AND m.status <> 'delivered' AND m.status <> 'failed'
        RETURNING m.id, m.attempts, m.status, m.subscription_id
      ), inserted AS (
        INSERT INTO message_attempts
@@ -195,22 +207,25 @@ export async function recordAttempts(
        SELECT u.id, u.attempts, i.started_at, i.duration_ms, i.status_code, i.error, i.response_body, i.succeeded
        FROM updated u JOIN input i ON i.message_id = u.id
      ), ${HEALTH_CTES}
-     SELECT id AS "messageId", attempts AS attempt, status FROM updated`,
-    [
-      workerId,
-      scheduleMs,
-      records.map((r) => r.messageId),
-      records.map((r) => r.expectedAttempts),
-      records.map((r) => r.succeeded),
-      records.map((r) => r.startedAt.toISOString()),
-      records.map((r) => r.durationMs),
-      records.map((r) => r.statusCode),
-      records.map((r) => r.error),
-      records.map((r) => r.responseBody),
-    ],
-  );
-  const byMessage = new Map(rows.map((row) => [row.messageId, { attempt: row.attempt, status: row.status }]));
-  return records.map((record) => byMessage.get(record.messageId));
+     SELECT id AS "messageId", attempts AS attempt, status FROM updated`;
+
+export function recordAttemptsParams(
+  workerId: string,
+  records: readonly AttemptRecord[],
+  scheduleMs: readonly number[],
+): unknown[] {
+  return [
+    workerId,
+    scheduleMs,
+    records.map((r) => r.messageId),
+    records.map((r) => r.expectedAttempts),
+    records.map((r) => r.succeeded),
+    records.map((r) => r.startedAt.toISOString()),
+    records.map((r) => r.durationMs),
+    records.map((r) => r.statusCode),
+    records.map((r) => r.error),
+    records.map((r) => r.responseBody),
+  ];
 }
 
 /**

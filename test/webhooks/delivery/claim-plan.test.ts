@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { Database } from '../../../src/db/database.ts';
+import type { Database, Queryable } from '../../../src/db/database.ts';
+import { RECORD_ATTEMPTS, recordAttemptsParams } from '../../../src/webhooks/delivery-store.ts';
 import { openTestDatabase } from '../../support/database.ts';
 import { EVENT_TYPE, insertSubscription } from '../../support/delivery-fixtures.ts';
 
@@ -47,32 +48,44 @@ async function claimOnce(
     [...busyTenants.values()],
   ];
   const call = 'due_messages_in_fair_shares(64, $1, $2::uuid[], $3::int[], $4, $5::text[], $6::int[])';
-  let result: Claim = { taken: new Map(), order: [], blocks: 0 };
-  // Rolled back, so that nothing stays locked or leased.
+  return rolledBack(async (tx) => {
+    const blocks = await blocksRead(tx, `SELECT * FROM ${call}`, args);
+    const claimed = await tx.query<{ subscriptionId: string }>(
+      `SELECT m.subscription_id AS "subscriptionId"
+       FROM ${call} WITH ORDINALITY AS claimed(id, n) JOIN messages m ON m.id = claimed.id ORDER BY claimed.n`,
+      args,
+    );
+    const order = claimed.map((row) => row.subscriptionId);
+    const taken = new Map<string, number>();
+    for (const id of order) taken.set(id, (taken.get(id) ?? 0) + 1);
+    return { taken, order, blocks };
+  });
+}
+
+/** The buffer blocks `sql` reads, run under EXPLAIN ANALYZE. */
+async function blocksRead(tx: Queryable, sql: string, args: readonly unknown[]): Promise<number> {
+  const [row] = await tx.query<{ 'QUERY PLAN': ExplainedPlan[] | string }>(
+    `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`,
+    args,
+  );
+  const plan = row?.['QUERY PLAN'];
+  const [explained] = typeof plan === 'string' ? (JSON.parse(plan) as ExplainedPlan[]) : (plan ?? []);
+  assert.ok(explained, 'EXPLAIN answered a plan');
+  return explained.Plan['Shared Hit Blocks'] + explained.Plan['Shared Read Blocks'];
+}
+
+/** What `work` answers, its transaction rolled back, so that nothing stays locked, leased or written. */
+async function rolledBack<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+  let result: T | undefined;
   await db
     .transaction(async (tx) => {
-      const [row] = await tx.query<{ 'QUERY PLAN': ExplainedPlan[] | string }>(
-        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM ${call}`,
-        args,
-      );
-      const plan = row?.['QUERY PLAN'];
-      const [explained] = typeof plan === 'string' ? (JSON.parse(plan) as ExplainedPlan[]) : (plan ?? []);
-      assert.ok(explained, 'EXPLAIN answered a plan');
-      const claimed = await tx.query<{ subscriptionId: string }>(
-        `SELECT m.subscription_id AS "subscriptionId"
-         FROM ${call} WITH ORDINALITY AS claimed(id, n) JOIN messages m ON m.id = claimed.id ORDER BY claimed.n`,
-        args,
-      );
-      const order = claimed.map((row) => row.subscriptionId);
-      const taken = new Map<string, number>();
-      for (const id of order) taken.set(id, (taken.get(id) ?? 0) + 1);
-      result = { taken, order, blocks: explained.Plan['Shared Hit Blocks'] + explained.Plan['Shared Read Blocks'] };
+      result = await work(tx);
       throw new RolledBack();
     })
     .catch((error: unknown) => {
       if (!(error instanceof RolledBack)) throw error;
     });
-  return result;
+  return result as T;
 }
 
 class RolledBack extends Error {}
@@ -240,6 +253,28 @@ describe('claiming with statistics taken while nothing was pending', { timeout: 
     assert.ok(
       claim.blocks < recovered / 100,
       `a claim of ${PER_SUBSCRIPTION} read ${claim.blocks} blocks beside ${recovered} recovered messages`,
+    );
+
+    // Recording their attempts looks each message up by id, too.
+    const taken = await db.query<{ id: string }>(
+      'SELECT id FROM messages WHERE subscription_id = $1 ORDER BY next_attempt_at LIMIT $2',
+      [id, PER_SUBSCRIPTION],
+    );
+    const records = taken.map((message) => ({
+      messageId: message.id,
+      expectedAttempts: 0,
+      succeeded: true,
+      startedAt: new Date(),
+      durationMs: 3,
+      statusCode: 204,
+      error: null,
+      responseBody: null,
+    }));
+    const params = recordAttemptsParams('claim-plan-test', records, [5000]);
+    const recording = await rolledBack((tx) => blocksRead(tx, RECORD_ATTEMPTS, params));
+    assert.ok(
+      recording < recovered / 100,
+      `recording ${PER_SUBSCRIPTION} attempts read ${recording} blocks beside ${recovered} recovered messages`,
     );
   });
 });
