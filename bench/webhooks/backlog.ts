@@ -18,6 +18,7 @@ import {
 } from '../../test/support/delivery-fixtures.ts';
 import { type Receiver, startReceiver } from '../../test/support/receiver.ts';
 import { startWorker } from '../../test/support/worker-process.ts';
+import { WORKER_ENV } from './delivery.ts';
 import { startFarm } from './farm.ts';
 
 export interface Latency {
@@ -36,8 +37,6 @@ export interface BacklogResult {
   duringDrain: Latency;
   idle: Latency;
 }
-
-const WORKER_ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', AUTH_JWT_SECRET: 'x'.repeat(32) };
 
 export async function benchBacklogDrain(options: {
   kind: 'postgres' | 'pglite';

@@ -49,7 +49,8 @@ export interface DeliveryResult {
   latency: { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
 }
 
-const WORKER_ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', AUTH_JWT_SECRET: 'x'.repeat(32) };
+/** A bench worker's settings: the defaults, loopback receivers allowed, warnings only. */
+export const WORKER_ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', AUTH_JWT_SECRET: 'x'.repeat(32) };
 
 export async function benchDelivery(options: DeliveryOptions): Promise<DeliveryResult> {
   const { kind, farm, log } = options;

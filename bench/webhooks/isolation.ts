@@ -28,6 +28,7 @@ import {
 import { startReceiver } from '../../test/support/receiver.ts';
 import { startWorker } from '../../test/support/worker-process.ts';
 import { type Latency, percentiles, timeOneEvent } from './backlog.ts';
+import { WORKER_ENV } from './delivery.ts';
 import { startFarm } from './farm.ts';
 
 export interface IsolationFigures {
@@ -47,7 +48,6 @@ export interface IsolationFigures {
 const QUIET_SAMPLES = 50;
 // About 10 events a second: 200 samples span the hanging attempts' first time-out and first retry.
 const PAUSE_MS = 40;
-const WORKER_ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', AUTH_JWT_SECRET: 'x'.repeat(32) };
 
 export async function runIsolationSuite(
   options: {
