@@ -32,11 +32,13 @@ export async function runWebhookSuite(settings: WebhookSettings, log: (line: str
   const farm = await startFarm(settings.receivers);
   const figures: WebhookFigures = { raw: {}, delivery: [], backlog: [] };
   try {
-    const body = notificationBody({
+    const payload = {
       data: exportJobData(crypto.randomUUID()),
       eventId: crypto.randomUUID(),
       eventType: EVENT_TYPE,
-    });
+      sequence: 1,
+    };
+    const body = notificationBody({ payload });
     for (const kind of settings.databases) {
       // BENCH_WEBHOOK_MESSAGES=0: the backlog drain alone.
       if (settings.messages > 0) {
@@ -44,9 +46,7 @@ export async function runWebhookSuite(settings: WebhookSettings, log: (line: str
           {
             messageId: RAW_MESSAGE_ID,
             endpointUrl: '',
-            eventId: '',
-            eventType: EVENT_TYPE,
-            data: null,
+            payload,
             secrets: [`whsec_${Buffer.alloc(32, 7).toString('base64')}`],
             customHeaders: {},
           },

@@ -10,10 +10,11 @@ import { EVENT_TYPES, findEventType } from '../webhooks/event-types.ts';
 export type SubscriptionRight = 'read' | 'manage';
 
 function scopesFor(eventTypes: readonly string[], right: SubscriptionRight): Scope[] {
-  const needed = eventTypes.flatMap((type) => {
+  const needed = eventTypes.flatMap((type): readonly Scope[] => {
     const definition = findEventType(type);
     if (!definition) return [];
-    return right === 'read' ? [definition.readScope] : definition.scopes;
+    if (right === 'manage') return definition.scopes;
+    return definition.readScope === null ? [] : [definition.readScope];
   });
   return [...new Set(needed)].sort();
 }
@@ -37,8 +38,11 @@ export function assertRight(
  * reads none, as a list that could never show anything would hide the reason.
  */
 export function unreadableEventTypes(principal: Principal): string[] {
-  const unreadable = EVENT_TYPES.filter((definition) => !hasScope(principal, definition.readScope));
-  if (unreadable.length === EVENT_TYPES.length) {
+  const unreadable = EVENT_TYPES.filter(
+    (definition) => definition.readScope !== null && !hasScope(principal, definition.readScope),
+  );
+  // An operational type needs no scope, so this asks for the scope of at least one resource's types.
+  if (unreadable.length === EVENT_TYPES.filter((definition) => definition.readScope !== null).length) {
     const scopes = scopesFor(
       EVENT_TYPES.map((definition) => definition.type),
       'read',

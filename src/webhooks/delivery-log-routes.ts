@@ -14,6 +14,7 @@ import {
   MESSAGE_STATUSES,
   type MessageStatus,
 } from './delivery-log-store.ts';
+import { eventPayloadSchema } from './event-payload.ts';
 
 const tags = ['Webhook delivery log'];
 // A valid token; the subscription must be the caller's (else 404), and the scopes of its event types
@@ -48,13 +49,8 @@ const MessageSchema = Type.Object(
 const MessageWithPayloadSchema = Type.Object(
   {
     ...MessageSchema.properties,
-    payload: Type.Object(
-      {
-        data: Type.Unknown({ description: "The event's data: the schema GET /v1/event-types lists for its type" }),
-        eventId: Uuid('The event: the same for every subscription'),
-        eventType: Type.String({ examples: ['v1.export-job.created'] }),
-      },
-      { description: 'The `payload` of the JSON body every attempt of this message sends' },
+    payload: eventPayloadSchema(
+      Type.Unknown({ description: "The event's data: the schema GET /v1/event-types lists for its type" }),
     ),
   },
   { description: 'One event for one subscription, with what its notifications carry' },

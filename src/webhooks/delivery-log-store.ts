@@ -5,6 +5,7 @@ import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
+import type { EventPayload } from './event-payload.ts';
 import { EVENTS_CHANNEL } from './record-event.ts';
 
 export const MESSAGE_STATUSES = ['pending', 'delivered', 'failed'] as const;
@@ -24,13 +25,6 @@ export interface MessageView {
   nextAttemptAt: string | null;
   createdAt: string;
   deliveredAt: string | null;
-}
-
-/** The notification's `payload` as every attempt sends it (send-notification.ts). */
-export interface MessagePayload {
-  data: unknown;
-  eventId: string;
-  eventType: string;
 }
 
 const MESSAGE_COLUMNS = `m.id, m.event_id AS "eventId", e.event_type AS "eventType", m.status, m.attempts,
@@ -80,9 +74,13 @@ export async function findMessageWithPayload(
   db: Queryable,
   subscriptionId: string,
   messageId: string,
-): Promise<(MessageView & { payload: MessagePayload }) | undefined> {
-  const [row] = await db.query<MessageView & { payload: MessagePayload }>(
-    `SELECT ${MESSAGE_COLUMNS}, jsonb_build_object('data', e.data, 'eventId', e.id, 'eventType', e.event_type) AS payload
+): Promise<(MessageView & { payload: EventPayload }) | undefined> {
+  // The route's response schema puts the payload's members in the order the notification sends them.
+  const [row] = await db.query<MessageView & { payload: EventPayload }>(
+    `SELECT ${MESSAGE_COLUMNS}, jsonb_build_object('data', e.data, 'eventId', e.id, 'eventType', e.event_type,
+       'sequence', e.sequence)
+       || CASE WHEN e.previous_attributes IS NULL THEN '{}'::jsonb
+          ELSE jsonb_build_object('previousAttributes', e.previous_attributes) END AS payload
      FROM ${MESSAGE_FROM} WHERE m.id = $1 AND m.subscription_id = $2`,
     [messageId, subscriptionId],
   );

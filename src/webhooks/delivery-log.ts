@@ -10,6 +10,7 @@ import { reachOf, subscriptionNotFound } from '../subscriptions/operations.ts';
 import { assertRight, type SubscriptionRight } from '../subscriptions/rights.ts';
 import { type ReachedSubscription, type StatusReason, subscriptionInReach } from '../subscriptions/store.ts';
 import * as store from './delivery-log-store.ts';
+import type { EventPayload } from './event-payload.ts';
 import { type HealthView, readHealth } from './health-store.ts';
 import { insertRecovery, type RecoveryView } from './recovery-store.ts';
 
@@ -58,7 +59,7 @@ export async function getMessage(
   principal: Principal,
   subscriptionId: string,
   messageId: string,
-): Promise<store.MessageView & { payload: store.MessagePayload }> {
+): Promise<store.MessageView & { payload: EventPayload }> {
   await assertOwnSubscription(db, principal, subscriptionId, 'read', "Reading this subscription's messages");
   const message = await store.findMessageWithPayload(db, subscriptionId, messageId);
   if (!message) throw messageNotFound(messageId);

@@ -4,6 +4,7 @@
 // nothing.
 import type { Queryable } from '../db/database.ts';
 import { HEALTH_CTES } from './delivery-health-sql.ts';
+import { EVENT_PAYLOAD_COLUMNS, type EventPayloadRow, toEventPayload } from './event-payload.ts';
 import type { Notification } from './send-notification.ts';
 
 export interface ClaimedMessage extends Notification {
@@ -28,15 +29,12 @@ export interface ClaimOptions {
   busyTenants: ReadonlyMap<string, number>;
 }
 
-interface ClaimedRow {
+interface ClaimedRow extends EventPayloadRow {
   messageId: string;
   subscriptionId: string;
   tenant: string;
   attempts: number;
   endpointUrl: string;
-  eventId: string;
-  eventType: string;
-  data: unknown;
   secrets: string[];
   basicUsername: string | null;
   basicPassword: string | null;
@@ -82,7 +80,7 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
        subscription_tenant(s.owner, s.companies) AS tenant, c.attempts,
        s.endpoint_url AS "endpointUrl", s.custom_headers AS "customHeaders",
        s.basic_username AS "basicUsername", s.basic_password AS "basicPassword",
-       e.id AS "eventId", e.event_type AS "eventType", e.data,
+       ${EVENT_PAYLOAD_COLUMNS},
        ARRAY(SELECT k.secret FROM subscription_secrets k
              WHERE k.subscription_id = s.id AND (k.expires_at IS NULL OR k.expires_at > now())
              ORDER BY k.created_at DESC) AS secrets
@@ -106,9 +104,7 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
     tenant: row.tenant,
     attempts: row.attempts,
     endpointUrl: row.endpointUrl,
-    eventId: row.eventId,
-    eventType: row.eventType,
-    data: row.data,
+    payload: toEventPayload(row),
     secrets: row.secrets,
     customHeaders: row.customHeaders ?? {},
     ...(row.basicUsername !== null &&

@@ -1,6 +1,7 @@
 // The OpenAPI document's `webhooks`: one entry per event type of the registry, so that a receiver's
 // author sees the body and the headers each notification carries (send-notification.ts writes them).
 import { MessageId } from './delivery-log-routes.ts';
+import { eventPayloadSchema } from './event-payload.ts';
 import { EVENT_TYPES, type EventTypeDefinition } from './event-types.ts';
 
 const HEADERS = [
@@ -28,7 +29,7 @@ function notification(definition: EventTypeDefinition) {
     post: {
       operationId: definition.type,
       summary: definition.description,
-      description: `Sent to each active subscription of the company that lists ${definition.type}, when its credential holds ${definition.scopes.join(' and ')}. Also carries user-agent ledgerhook/<version>, and the subscription's own headers and basic authentication when it has them.`,
+      description: `Sent to each active subscription of the company that lists ${definition.type}${definition.scopes.length > 0 ? `, when its credential holds ${definition.scopes.join(' and ')}` : ''}. Also carries user-agent ledgerhook/<version>, and the subscription's own headers and basic authentication when it has them.`,
       tags: ['Webhook notifications'],
       security: [],
       parameters: HEADERS.map((header) => ({ ...header, in: 'header', required: true })),
@@ -40,19 +41,7 @@ function notification(definition: EventTypeDefinition) {
               type: 'object',
               required: ['payload'],
               properties: {
-                payload: {
-                  type: 'object',
-                  required: ['data', 'eventId', 'eventType'],
-                  properties: {
-                    data: JSON.parse(JSON.stringify(definition.dataSchema)),
-                    eventId: {
-                      type: 'string',
-                      format: 'uuid',
-                      description: 'The event: the same for every subscription',
-                    },
-                    eventType: { type: 'string', const: definition.type },
-                  },
-                },
+                payload: JSON.parse(JSON.stringify(eventPayloadSchema(definition.dataSchema, definition.type))),
               },
             },
           },

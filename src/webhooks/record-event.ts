@@ -1,46 +1,79 @@
-// Writes an event to the outbox (the `events` table, see its migration) inside the caller's
-// transaction, so the event exists exactly when the change it describes committed.
+// Writes events to the outbox (the `events` table, see migrations 0006 and 0029) inside the caller's
+// transaction, so an event exists exactly when the change it describes committed, and fans each out
+// to its subscribers' messages in the same statement (docs/decisions/events.md).
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { type EventType, findEventType } from './event-types.ts';
 
-/** The channel the delivery worker listens on; the payload is the event id. */
+/** The channel the delivery worker listens on; the payload is an event id. */
 export const EVENTS_CHANNEL = 'ledgerhook_events';
 
 export interface NewEvent {
   eventType: EventType;
-  companyId: string;
-  /** The resource as the API answers it at this moment. */
+  /** The company whose resource changed; null for an operational event (see `owner`). */
+  companyId: string | null;
+  /** The resource as its GET answers it after the change; for a deletion, its last state. */
   data: unknown;
+  /** On a change of an existing resource: each changed field's value before (event-payload.ts). */
+  previousAttributes?: Record<string, unknown>;
+  /**
+   * An operational event about one of this owner's subscriptions: sent to the owner's subscriptions
+   * of its type whatever their companies, and in no company's feed.
+   */
+  owner?: string;
 }
 
 export interface RecordedEvent {
   eventId: string;
   eventType: EventType;
+  sequence: number;
   createdAt: string;
 }
 
+// One statement for any number of events: the events, in the order given (so their sequence follows
+// it), and one message per ACTIVE subscription of each event's type that reaches it: one whose
+// companies include the event's company, or, for an operational event, one of its owner's.
+const RECORD_EVENTS = `WITH given AS (
+    SELECT item->>'eventType' AS event_type, (item->>'companyId')::uuid AS company_id, item->>'owner' AS owner,
+      item->'data' AS data, item->'previousAttributes' AS previous_attributes, position
+    FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS given(item, position)
+  ), recorded AS (
+    INSERT INTO events (event_type, company_id, owner, data, previous_attributes)
+    SELECT event_type, company_id, owner, data, previous_attributes FROM given ORDER BY position
+    RETURNING id, event_type, company_id, owner, sequence, created_at
+  ), fanned_out AS (
+    INSERT INTO messages (id, subscription_id, event_id)
+    SELECT new_message_id(), s.id, r.id
+    FROM recorded r JOIN subscriptions s ON s.status = 'ACTIVE' AND s.event_types @> ARRAY[r.event_type]
+      AND CASE WHEN r.owner IS NULL THEN r.company_id = ANY(s.companies) ELSE s.owner = r.owner END
+    RETURNING event_id
+  )
+  SELECT id AS "eventId", event_type AS "eventType", sequence::float8 AS sequence,
+    ${isoTimestamp('created_at')} AS "createdAt",
+    (SELECT min(event_id::text) FROM fanned_out) AS "firstSentEventId"
+  FROM recorded ORDER BY sequence`;
+
 /**
- * Inserts the event, fans it out to one message per ACTIVE subscription of its type whose companies
- * include the event's company (docs/decisions/webhook-delivery.md: the messages commit with the change or not at all),
- * and NOTIFYs the workers. NOTIFY is transactional: listeners hear it at commit,
- * and never for a rolled-back event. A missed notification only delays delivery until the worker polls.
+ * Inserts the events and their messages in one statement, then, when any message was made, NOTIFYs
+ * the workers once. NOTIFY is transactional: listeners hear it at commit, and never for a rolled-back
+ * change. A missed notification only delays delivery until the worker polls.
  */
+export async function recordEvents(tx: Queryable, events: readonly NewEvent[]): Promise<RecordedEvent[]> {
+  if (events.length === 0) return [];
+  for (const event of events) {
+    if (!findEventType(event.eventType)) throw new Error(`Unknown event type ${event.eventType}`);
+  }
+  const rows = await tx.query<RecordedEvent & { firstSentEventId: string | null }>(RECORD_EVENTS, [
+    JSON.stringify(events),
+  ]);
+  const sent = rows[0]?.firstSentEventId ?? null;
+  if (sent !== null) await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, sent]);
+  return rows.map(({ firstSentEventId: _, ...recorded }) => recorded);
+}
+
+/** Records one event: see recordEvents. */
 export async function recordEvent(tx: Queryable, event: NewEvent): Promise<RecordedEvent> {
-  if (!findEventType(event.eventType)) throw new Error(`Unknown event type ${event.eventType}`);
-  const [row] = await tx.query<{ eventId: string; createdAt: string }>(
-    `INSERT INTO events (event_type, company_id, data) VALUES ($1, $2, $3::jsonb)
-     RETURNING id AS "eventId", ${isoTimestamp('created_at')} AS "createdAt"`,
-    [event.eventType, event.companyId, JSON.stringify(event.data)],
-  );
-  if (!row) throw new Error('INSERT … RETURNING answered no row');
-  // The webhook-id is drawn per row by new_message_id() (migration 0008).
-  await tx.query(
-    `INSERT INTO messages (id, subscription_id, event_id)
-     SELECT new_message_id(), s.id, $1 FROM subscriptions s
-     WHERE s.status = 'ACTIVE' AND s.event_types @> ARRAY[$2::text] AND $3::uuid = ANY(s.companies)`,
-    [row.eventId, event.eventType, event.companyId],
-  );
-  await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, row.eventId]);
-  return { eventId: row.eventId, eventType: event.eventType, createdAt: row.createdAt };
+  const [recorded] = await recordEvents(tx, [event]);
+  if (!recorded) throw new Error('recordEvents answered no event');
+  return recorded;
 }

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import type { App, RouteDeps } from '../http/app.ts';
 import { errorResponses } from '../http/schemas.ts';
+import { toEventPayload } from './event-payload.ts';
 import { EVENT_TYPES } from './event-types.ts';
 
 const EventTypeListSchema = Type.Object({
@@ -12,7 +13,10 @@ const EventTypeListSchema = Type.Object({
       scopes: Type.Array(Type.String(), {
         description: 'Scopes a credential needs to subscribe to it and to manage such a subscription',
       }),
-      readScope: Type.String({ description: 'The scope that reads its messages and their payloads' }),
+      readScope: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'The scope that reads its messages and their payloads; null for an operational event, which needs none',
+      }),
       dataSchema: Type.Unknown({ description: 'JSON schema of the event data' }),
       example: Type.Unknown({
         description: 'An example of the JSON body a notification of this type sends: `{ "payload": { … } }`',
@@ -31,7 +35,13 @@ const EVENT_TYPE_LIST = {
     readScope: t.readScope,
     dataSchema: JSON.parse(JSON.stringify(t.dataSchema)) as unknown,
     example: {
-      payload: { data: t.exampleData, eventId: '3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a', eventType: t.type },
+      payload: toEventPayload({
+        data: t.exampleData,
+        eventId: '3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a',
+        eventType: t.type,
+        previousAttributes: t.examplePreviousAttributes,
+        sequence: 4711,
+      }),
     },
   })),
 };

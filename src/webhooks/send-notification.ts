@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { VERSION } from '../version.ts';
 import { endpointUrlProblem, publicOnlyLookup } from './endpoint-guard.ts';
+import type { EventPayload } from './event-payload.ts';
 import { signatureHeader } from './signature.ts';
 
 /** How much of a response body the delivery log keeps. */
@@ -15,9 +16,8 @@ export interface Notification {
   /** The webhook-id: the message id, the same on every attempt. */
   messageId: string;
   endpointUrl: string;
-  eventId: string;
-  eventType: string;
-  data: unknown;
+  /** What the body carries: the same on every attempt (event-payload.ts). */
+  payload: EventPayload;
   /** Every active signing secret (two during a rotation). */
   secrets: readonly string[];
   basicAuth?: { username: string; password: string };
@@ -51,8 +51,8 @@ export interface SenderOptions {
 const RESERVED = /^(webhook-|host$|content-length$|transfer-encoding$|connection$)/i;
 
 /** The exact body bytes that are signed and sent. */
-export function notificationBody(n: Pick<Notification, 'data' | 'eventId' | 'eventType'>): string {
-  return JSON.stringify({ payload: { data: n.data, eventId: n.eventId, eventType: n.eventType } });
+export function notificationBody(n: Pick<Notification, 'payload'>): string {
+  return JSON.stringify({ payload: n.payload });
 }
 
 /** The headers of one attempt, signed at `timestamp` (Unix seconds): fixed ones, Basic auth, then custom ones. */

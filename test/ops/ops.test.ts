@@ -137,7 +137,7 @@ describe('GET /openapi.json', () => {
     assert.ok(errors > 100);
   });
 
-  it('documents a webhook per event type: its headers and its payload of data, eventId and eventType', async () => {
+  it('documents a webhook per event type: its headers and its payload of data, eventId, eventType and sequence', async () => {
     const document = (await t.request('GET', '/openapi.json')).body;
     const types = (await t.request('GET', '/v1/event-types', { token: await t.token() })).body.data.map(
       (e: { eventType: string }) => e.eventType,
@@ -150,7 +150,8 @@ describe('GET /openapi.json', () => {
         ['header webhook-id', 'header webhook-timestamp', 'header webhook-signature'],
       );
       const { payload } = post.requestBody.content['application/json'].schema.properties;
-      assert.deepEqual(payload.required, ['data', 'eventId', 'eventType']);
+      assert.deepEqual(payload.required, ['data', 'eventId', 'eventType', 'sequence']);
+      assert.ok(payload.properties.previousAttributes, type);
       assert.equal(payload.properties.eventType.const, type);
     }
   });

@@ -126,7 +126,7 @@ describe(`a worker killed with SIGKILL at random moments (seed ${seed})`, { time
     const message = log.messages.find((m) => m.id === receiver.requests[0]?.id);
     const body = JSON.parse(receiver.requests[0]?.body ?? '{}');
     assert.deepEqual(Object.keys(body), ['payload']);
-    assert.deepEqual(Object.keys(body.payload).sort(), ['data', 'eventId', 'eventType']);
+    assert.deepEqual(Object.keys(body.payload), ['data', 'eventId', 'eventType', 'sequence']);
     assert.equal(body.payload.eventId, message?.eventId);
 
     // Every message has exactly one succeeded attempt, numbered last; each retry was recorded.

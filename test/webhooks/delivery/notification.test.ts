@@ -48,17 +48,19 @@ describe('a notification', { timeout: 20_000 }, () => {
     const subscription = await insertSubscription(db, { endpointUrl: receiver.url, companies: [company] });
     const data = { id: randomUUID(), companyId: company, note: 'é ✓ "quoted"', numberOfItems: 3 };
     const before = Math.floor(Date.now() / 1000);
-    const { eventId } = await emitEvent(db, company, data);
+    const { eventId, sequence } = await emitEvent(db, company, data);
     const request = await receiver.nth(receiver.requests.length + 1);
     const [message] = await messagesOf(db, subscription.id);
 
     assert.equal(request.method, 'POST');
     assert.equal(request.url, '/hook');
-    // Exactly this shape, compact; `data` is the stored resource (jsonb orders its keys its own way).
+    // Exactly this shape, compact: the interface's three members, then the sequence (a created event
+    // has no previousAttributes); `data` is the stored resource (jsonb orders its keys its own way).
     const parsed = JSON.parse(request.body);
+    assert.equal(typeof sequence, 'number');
     assert.equal(
       request.body,
-      `{"payload":{"data":${JSON.stringify(parsed.payload.data)},"eventId":"${eventId}","eventType":"${EVENT_TYPE}"}}`,
+      `{"payload":{"data":${JSON.stringify(parsed.payload.data)},"eventId":"${eventId}","eventType":"${EVENT_TYPE}","sequence":${sequence}}}`,
     );
     assert.deepEqual(parsed.payload.data, data);
     const h = request.headers;
@@ -72,7 +74,7 @@ describe('a notification', { timeout: 20_000 }, () => {
     assert.equal(h.authorization, undefined);
 
     const secret = subscription.secrets[0] as string;
-    const expected = { payload: { data, eventId, eventType: EVENT_TYPE } };
+    const expected = { payload: { data, eventId, eventType: EVENT_TYPE, sequence } };
     assert.deepEqual(new SvixWebhook(secret).verify(request.body, verifyHeaders(h)), expected);
     assert.deepEqual(new StandardWebhook(secret).verify(request.body, verifyHeaders(h)), expected);
     const altered = request.body.replace('numberOfItems":3', 'numberOfItems":4');

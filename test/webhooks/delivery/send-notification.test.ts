@@ -31,9 +31,12 @@ after(async () => {
 const notification = (endpointUrl: string): Notification => ({
   messageId: 'msg_aaaaaaaaaaaaaaaaaaaaaaaaaa',
   endpointUrl,
-  eventId: '123e4567-e89b-12d3-a456-426614174005',
-  eventType: 'v1.export-job.created',
-  data: {},
+  payload: {
+    data: {},
+    eventId: '123e4567-e89b-12d3-a456-426614174005',
+    eventType: 'v1.export-job.created',
+    sequence: 1,
+  },
   secrets: [generateSecret()],
   customHeaders: {},
 });
