@@ -18,9 +18,14 @@
 // isolation (not run by default): another tenant's webhooks beside one tenant's hanging subscriptions,
 // and the drain of a recovered backlog after stale statistics, each beside its baseline
 // (bench/webhooks/isolation.ts).
+// events (not run by default): single creates with and without a listener, batches of 1,000 beside
+// single creates with three listeners, and feed pages over 1,000,000 events (bench/events-suite.ts).
 //
 //   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions, cpu, chart, dashboard, retention,
-//                              isolation)
+//                              isolation, events)
+//   BENCH_EVENTS_SINGLES=500, BENCH_EVENTS_ROUNDS=4, BENCH_EVENTS_BATCHES=20, BENCH_EVENTS_FEED=1000000,
+//   BENCH_EVENTS_FEED_PAGES=200  the events suite: single creates per company and round, rounds, batches
+//                              of 1,000 timed, events in the feed, pages timed of each kind
 //   BENCH_ISOLATION_HANGING=200, BENCH_ISOLATION_SAMPLES=200, BENCH_ISOLATION_RECOVERED=100000  the isolation
 //                              suite: one tenant's hanging subscriptions, another tenant's timed events beside
 //                              them, messages recovered
@@ -55,6 +60,7 @@ import { type ChartFigures, formatChartTable, runChartSuite } from './chart-suit
 import { type CpuFigures, describe, type GetByIdTarget, measureCpu } from './cpu.ts';
 import { type DashboardFigures, formatDashboardTable, runDashboardSuite } from './dashboard-suite.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
+import { type EventsFigures, formatEventsTable, runEventsSuite } from './events-suite.ts';
 import { countInstructions, type InstructionFigures } from './instructions.ts';
 import { describePageDepth } from './page-depth.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
@@ -106,6 +112,15 @@ const settings = {
     messages: Number(env.BENCH_DASHBOARD_MESSAGES ?? 1_000_000),
     samples: Number(env.BENCH_DASHBOARD_SAMPLES ?? 20),
   },
+  events: {
+    singles: Number(env.BENCH_EVENTS_SINGLES ?? 500),
+    rounds: Number(env.BENCH_EVENTS_ROUNDS ?? 4),
+    clients: Number(env.BENCH_CONNECTIONS ?? 10),
+    batches: Number(env.BENCH_EVENTS_BATCHES ?? 20),
+    feedEvents: Number(env.BENCH_EVENTS_FEED ?? 1_000_000),
+    feedCompanies: 10,
+    feedPages: Number(env.BENCH_EVENTS_FEED_PAGES ?? 200),
+  },
   isolation: {
     hanging: Number(env.BENCH_ISOLATION_HANGING ?? 200),
     samples: Number(env.BENCH_ISOLATION_SAMPLES ?? 200),
@@ -120,7 +135,11 @@ const settings = {
   },
 };
 for (const suite of settings.suites) {
-  if (!['accounts', 'webhooks', 'instructions', 'cpu', 'chart', 'dashboard', 'retention', 'isolation'].includes(suite))
+  if (
+    !['accounts', 'webhooks', 'instructions', 'cpu', 'chart', 'dashboard', 'retention', 'isolation', 'events'].includes(
+      suite,
+    )
+  )
     throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
 }
 for (const kind of settings.databases) {
@@ -189,6 +208,14 @@ if (settings.suites.includes('isolation')) {
   );
 }
 
+let events: EventsFigures[] | undefined;
+if (settings.suites.includes('events')) {
+  events = await runEventsSuite(
+    { ...settings.events, databases: settings.databases, adminUrl: settings.adminUrl, secret },
+    log,
+  );
+}
+
 const figures: Figure[] = accounts.flatMap((database) => {
   const bare = database.bare.median;
   return [
@@ -240,6 +267,7 @@ if (chart) console.log(`\n${formatChartTable(chart, settings.chart)}\n`);
 if (dashboard) console.log(`\n${formatDashboardTable(dashboard)}\n`);
 if (retention) console.log(`\n${formatRetentionTable(retention, settings.retention)}\n`);
 if (isolation) console.log(`\n${formatIsolationTable(isolation)}\n`);
+if (events) console.log(`\n${formatEventsTable(events, settings.events)}\n`);
 if (webhooks) {
   console.log(`\n${formatWebhookTable(webhooks)}\n`);
   console.log(
@@ -271,6 +299,7 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
   dashboard,
   retention,
   isolation,
+  events,
 });
 
 /**

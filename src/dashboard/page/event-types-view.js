@@ -31,10 +31,14 @@ function eventType(t) {
     { class: 'card', 'aria-labelledby': `type-${t.eventType}` },
     h('h2', { id: `type-${t.eventType}`, class: 'mono' }, t.eventType),
     h('p', {}, t.description),
-    h('p', { class: 'muted small' }, `Needs the scopes ${t.scopes.join(' and ')} · version ${t.version}`),
+    h('p', { class: 'muted small' }, `${scopesSentence(t.scopes)} · version ${t.version}`),
     code('Example notification body', t.example),
     code('Schema of data', t.dataSchema),
   );
+}
+
+function scopesSentence(scopes) {
+  return scopes.length === 0 ? 'Needs no scope' : `Needs the scopes ${scopes.join(' and ')}`;
 }
 
 /** One tab per language and library (a radio group: arrow keys move between tabs). */
