@@ -4,19 +4,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { startCompanyTestApp } from '../support/company-app.ts';
+import { taxCodeBody } from '../tax-codes/fixtures.ts';
 import { changeAndEvents, itRecordsLifecycleEvents } from './support.ts';
 
 const { t, company, token } = await startCompanyTestApp();
 
-const newTaxCode = (fields: Record<string, unknown> = {}) => ({
-  companyId: company,
-  name: 'Standardmoms (25 %)',
-  code: `VAT-${randomUUID()}`,
-  rate: 0.25,
-  type: 'inclusive',
-  archived: false,
-  ...fields,
-});
+const newTaxCode = (fields: Record<string, unknown> = {}) => taxCodeBody(company, fields);
 
 /** The PUT body of `taxCode` as it is: every field it has but the ones the server sets. */
 const bodyOf = ({ id: _, createdAt: __, updatedAt: ___, ...fields }: Record<string, unknown>) => fields;
