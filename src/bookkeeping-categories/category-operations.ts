@@ -7,6 +7,7 @@ import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError } from '../http/problem.ts';
 import { lowerIds } from '../http/schemas.ts';
+import { recordCreation, recordDeletions, recordUpdate } from '../webhooks/record-change.ts';
 import * as store from './category-store.ts';
 import { CATEGORIES } from './category-store.ts';
 import { createOrReplay, isReplayOf } from './create-or-replay.ts';
@@ -14,8 +15,8 @@ import { deleteRecord, findRecord, findRecordByExternalId, insertRecord, updateR
 import type { Category, CategoryCreate, CategorySearch, CategoryUpdate } from './schemas.ts';
 
 /**
- * 201 for a new category; 200 when its externalId names an identical category (a replay); else
- * 409. The group and the account must be the company's (400 naming the field otherwise, another
+ * 201 for a new category, with its `v1.bookkeeping-category.created` event in the same transaction;
+ * 200 when its externalId names an identical category (a replay, no event); else 409. The group and the account must be the company's (400 naming the field otherwise, another
  * company's answered as a missing one), and so must the tax code named by taxCodeExternalId.
  */
 export async function createCategory(
@@ -36,7 +37,7 @@ export async function createCategory(
       externalId === null ? undefined : await findRecordByExternalId<Category>(tx, CATEGORIES, companyId, externalId);
     if (stored && isReplayOf(stored, requested)) return { record: stored, created: false };
     await checkReferences(tx, companyId, fields);
-    return createOrReplay({
+    const outcome = await createOrReplay({
       insert: () =>
         insertRecord<Category>(tx, CATEGORIES, {
           company_id: companyId,
@@ -53,6 +54,8 @@ export async function createCategory(
           existingId ? { existingId } : {},
         ),
     });
+    if (outcome.created) await recordCreation(tx, 'v1.bookkeeping-category.created', outcome.record);
+    return outcome;
   });
 }
 
@@ -62,7 +65,10 @@ export async function getCategory(db: Database, principal: Principal, id: string
   return category;
 }
 
-/** A full replacement of the mutable fields (group and account too): an omitted optional field becomes null. */
+/**
+ * A full replacement of the mutable fields (group and account too): an omitted optional field
+ * becomes null. Records `v1.bookkeeping-category.updated` unless nothing but updatedAt changed.
+ */
 export async function updateCategory(
   db: Database,
   principal: Principal,
@@ -74,13 +80,19 @@ export async function updateCategory(
     const current = await findRecord<Category>(tx, CATEGORIES, id, [...principal.companies], { forUpdate: true });
     if (!current) throw categoryNotFound(id);
     await checkReferences(tx, current.companyId, fields);
-    return updateRecord<Category>(tx, CATEGORIES, id, columnsOf(fields));
+    const updated = await updateRecord<Category>(tx, CATEGORIES, id, columnsOf(fields));
+    await recordUpdate(tx, 'v1.bookkeeping-category.updated', current, updated);
+    return updated;
   });
 }
 
-/** Nothing references a category: deleting one is always allowed. */
+/** Nothing references a category: deleting one is always allowed. Its event carries its last state. */
 export async function deleteCategory(db: Database, principal: Principal, id: string): Promise<void> {
-  if (!(await deleteRecord(db, CATEGORIES, id, [...principal.companies]))) throw categoryNotFound(id);
+  await db.transaction(async (tx) => {
+    const deleted = await deleteRecord<Category>(tx, CATEGORIES, id, [...principal.companies]);
+    if (!deleted) throw categoryNotFound(id);
+    await recordDeletions(tx, 'v1.bookkeeping-category.deleted', [deleted]);
+  });
 }
 
 export async function searchCategories(

@@ -8,6 +8,7 @@ import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError } from '../http/problem.ts';
 import { lowerIds } from '../http/schemas.ts';
+import { recordCreation, recordDeletions, recordUpdate } from '../webhooks/record-change.ts';
 import { createOrReplay } from './create-or-replay.ts';
 import * as store from './group-store.ts';
 import { GROUPS } from './group-store.ts';
@@ -17,7 +18,10 @@ import type { Group, GroupCreate, GroupSearch, GroupUpdate } from './schemas.ts'
 /** How many of a group's categories the 409 of its delete names. */
 const NAMED_USERS = 10;
 
-/** 201 for a new group; 200 when its externalId names an identical group (a replay); else 409. */
+/**
+ * 201 for a new group, with its `v1.bookkeeping-category-group.created` event in the same
+ * transaction; 200 when its externalId names an identical group (a replay, no event); else 409.
+ */
 export async function createGroup(
   db: Database,
   principal: Principal,
@@ -27,17 +31,21 @@ export async function createGroup(
   const companyId = input.companyId.toLowerCase();
   const externalId = input.externalId ?? null;
   const fields = groupFields(input);
-  return createOrReplay({
-    insert: () => insertRecord<Group>(db, GROUPS, { company_id: companyId, external_id: externalId, ...fields }),
-    findTaken: async () =>
-      externalId === null ? undefined : findRecordByExternalId<Group>(db, GROUPS, companyId, externalId),
-    requested: { externalId, ...fields },
-    conflict: (existingId) =>
-      new ApiError(
-        'BOOKKEEPING_CATEGORY_GROUP_ALREADY_EXISTS',
-        `Company ${companyId} already has a category group with externalId ${externalId}`,
-        existingId ? { existingId } : {},
-      ),
+  return db.transaction(async (tx) => {
+    const outcome = await createOrReplay({
+      insert: () => insertRecord<Group>(tx, GROUPS, { company_id: companyId, external_id: externalId, ...fields }),
+      findTaken: async () =>
+        externalId === null ? undefined : findRecordByExternalId<Group>(tx, GROUPS, companyId, externalId),
+      requested: { externalId, ...fields },
+      conflict: (existingId) =>
+        new ApiError(
+          'BOOKKEEPING_CATEGORY_GROUP_ALREADY_EXISTS',
+          `Company ${companyId} already has a category group with externalId ${externalId}`,
+          existingId ? { existingId } : {},
+        ),
+    });
+    if (outcome.created) await recordCreation(tx, 'v1.bookkeeping-category-group.created', outcome.record);
+    return outcome;
   });
 }
 
@@ -47,19 +55,33 @@ export async function getGroup(db: Database, principal: Principal, id: string): 
   return group;
 }
 
-/** A full replacement of the mutable fields: an omitted optional field becomes null. */
+/**
+ * A full replacement of the mutable fields: an omitted optional field becomes null. Records
+ * `v1.bookkeeping-category-group.updated` unless nothing but updatedAt changed.
+ */
 export async function updateGroup(db: Database, principal: Principal, id: string, input: GroupUpdate): Promise<Group> {
   const fields = groupFields(input);
   return db.transaction(async (tx) => {
-    if (!(await findRecord(tx, GROUPS, id, [...principal.companies], { forUpdate: true }))) throw groupNotFound(id);
-    return updateRecord<Group>(tx, GROUPS, id, fields);
+    const current = await findRecord<Group>(tx, GROUPS, id, [...principal.companies], { forUpdate: true });
+    if (!current) throw groupNotFound(id);
+    const updated = await updateRecord<Group>(tx, GROUPS, id, fields);
+    await recordUpdate(tx, 'v1.bookkeeping-category-group.updated', current, updated);
+    return updated;
   });
 }
 
-/** Only a group without categories (archived ones count) can be deleted; archive the others. */
+/**
+ * Only a group without categories (archived ones count) can be deleted; archive the others. A
+ * refused delete rolls back before its event is written, so only a deleted group has one.
+ */
 export async function deleteGroup(db: Database, principal: Principal, id: string): Promise<void> {
   const outcome = await deleteUnlessReferenced(
-    () => deleteRecord(db, GROUPS, id, [...principal.companies]),
+    () =>
+      db.transaction(async (tx) => {
+        const deleted = await deleteRecord<Group>(tx, GROUPS, id, [...principal.companies]);
+        if (deleted) await recordDeletions(tx, 'v1.bookkeeping-category-group.deleted', [deleted]);
+        return deleted !== undefined;
+      }),
     () => store.findGroupCategoryIds(db, id, NAMED_USERS),
   );
   if (outcome.referencedBy) {

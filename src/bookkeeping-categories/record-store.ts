@@ -81,18 +81,18 @@ export async function findRecordByExternalId<T>(
   return row;
 }
 
-/** Deletes the record; false when there is none the caller may see. */
-export async function deleteRecord(
+/** Deletes the record; answers its last state, or undefined when there is none the caller may see. */
+export async function deleteRecord<T>(
   db: Queryable,
-  { table }: RecordTable,
+  { table, columns }: RecordTable,
   id: string,
   companies: readonly string[],
-): Promise<boolean> {
-  const rows = await db.query(`DELETE FROM ${table} WHERE id = $1 AND company_id = ANY($2::uuid[]) RETURNING id`, [
-    id,
-    companies,
-  ]);
-  return rows.length > 0;
+): Promise<T | undefined> {
+  const [row] = await db.query<T>(
+    `DELETE FROM ${table} WHERE id = $1 AND company_id = ANY($2::uuid[]) RETURNING ${columns}`,
+    [id, companies],
+  );
+  return row;
 }
 
 function toParam(value: unknown): unknown {

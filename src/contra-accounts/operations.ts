@@ -4,11 +4,12 @@ import { checkMetadata, unknownAccount } from '../accounts/operations.ts';
 import { companyHasAccount } from '../accounts/store.ts';
 import type { Principal } from '../auth/principal.ts';
 import { createOrReplay } from '../bookkeeping-categories/create-or-replay.ts';
-import { type Database, isPgError, PG_FOREIGN_KEY_VIOLATION } from '../db/database.ts';
+import { type Database, isPgError, PG_FOREIGN_KEY_VIOLATION, type Queryable } from '../db/database.ts';
 import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError, validationError } from '../http/problem.ts';
 import { lowerIds } from '../http/schemas.ts';
+import { recordCreation, recordDeletions, recordUpdate } from '../webhooks/record-change.ts';
 import {
   type ContraAccount,
   type ContraAccountCreate,
@@ -19,7 +20,8 @@ import {
 import * as store from './store.ts';
 
 /**
- * 201 for a new contra account; 200 when the company's contra account of the same kind and currency
+ * 201 for a new contra account, with its `v1.contra-account.created` event in the same transaction;
+ * 200 (no event) when the company's contra account of the same kind and currency
  * (or externalId) has exactly the requested fields (a safe replay); else 409 with its id. The unique
  * indexes decide concurrent creates, so there is never a second one. 400 UNKNOWN_ACCOUNT unless
  * accountId is an account of the same company.
@@ -38,28 +40,32 @@ export async function createContraAccount(
     accountId: input.accountId.toLowerCase(),
     metadata: checkMetadata(input.metadata ?? null),
   };
-  return createOrReplay({
-    insert: () => insertOrUnknownAccount(db, row),
-    findTaken: async () => {
-      if (!(await companyHasAccount(db, row.companyId, row.accountId))) {
-        throw unknownAccount(row.companyId, row.accountId);
-      }
-      return findConflicting(db, row);
-    },
-    requested: { ...row },
-    conflict: (existingId) =>
-      new ApiError(
-        'CONTRA_ACCOUNT_ALREADY_EXISTS',
-        existingId
-          ? `Contra account ${existingId} has the kind and currency or the externalId asked for`
-          : `The company's ${kindName(row)} is being changed; retry`,
-        existingId ? { existingId } : {},
-      ),
+  return db.transaction(async (tx) => {
+    const outcome = await createOrReplay({
+      insert: () => insertOrUnknownAccount(tx, row),
+      findTaken: async () => {
+        if (!(await companyHasAccount(tx, row.companyId, row.accountId))) {
+          throw unknownAccount(row.companyId, row.accountId);
+        }
+        return findConflicting(tx, row);
+      },
+      requested: { ...row },
+      conflict: (existingId) =>
+        new ApiError(
+          'CONTRA_ACCOUNT_ALREADY_EXISTS',
+          existingId
+            ? `Contra account ${existingId} has the kind and currency or the externalId asked for`
+            : `The company's ${kindName(row)} is being changed; retry`,
+          existingId ? { existingId } : {},
+        ),
+    });
+    if (outcome.created) await recordCreation(tx, 'v1.contra-account.created', outcome.record);
+    return outcome;
   });
 }
 
 /** The company's contra account of the same kind and currency, else the one of the same externalId. */
-async function findConflicting(db: Database, row: store.NewContraAccount): Promise<ContraAccount | undefined> {
+async function findConflicting(db: Queryable, row: store.NewContraAccount): Promise<ContraAccount | undefined> {
   const sameKind = await store.findContraAccountByKind(db, row.companyId, row.kind, row.currency);
   if (sameKind || row.externalId === null) return sameKind;
   return store.findContraAccountByExternalId(db, row.companyId, row.externalId);
@@ -73,7 +79,8 @@ export async function getContraAccount(db: Database, principal: Principal, id: s
 
 /**
  * A full replacement of the mutable fields (the account and metadata; kind and currency are what the
- * contra account is): an omitted metadata becomes null.
+ * contra account is): an omitted metadata becomes null. Records `v1.contra-account.updated` unless
+ * nothing but updatedAt changed.
  */
 export async function updateContraAccount(
   db: Database,
@@ -89,13 +96,19 @@ export async function updateContraAccount(
     if (!(await companyHasAccount(tx, current.companyId, changes.accountId, { keyShare: true }))) {
       throw unknownAccount(current.companyId, changes.accountId);
     }
-    return store.updateContraAccount(tx, id, changes);
+    const updated = await store.updateContraAccount(tx, id, changes);
+    await recordUpdate(tx, 'v1.contra-account.updated', current, updated);
+    return updated;
   });
 }
 
-/** Nothing refers to a contra account: it can always be deleted. */
+/** Nothing refers to a contra account: it can always be deleted. Its event carries its last state. */
 export async function deleteContraAccount(db: Database, principal: Principal, id: string): Promise<void> {
-  if (!(await store.deleteContraAccount(db, id, [...principal.companies]))) throw contraAccountNotFound(id);
+  await db.transaction(async (tx) => {
+    const deleted = await store.deleteContraAccount(tx, id, [...principal.companies]);
+    if (!deleted) throw contraAccountNotFound(id);
+    await recordDeletions(tx, 'v1.contra-account.deleted', [deleted]);
+  });
 }
 
 export async function searchContraAccounts(
@@ -131,7 +144,7 @@ function checkCurrency(kind: string, currency: string | null): string | null {
   return currency;
 }
 
-async function insertOrUnknownAccount(db: Database, row: store.NewContraAccount): Promise<ContraAccount | undefined> {
+async function insertOrUnknownAccount(db: Queryable, row: store.NewContraAccount): Promise<ContraAccount | undefined> {
   try {
     return await store.insertContraAccount(db, row);
   } catch (error) {

@@ -98,13 +98,17 @@ export async function updateContraAccount(
   return row;
 }
 
-/** Deletes the contra account; false when there is none the caller may see. */
-export async function deleteContraAccount(db: Queryable, id: string, companies: readonly string[]): Promise<boolean> {
-  const rows = await db.query(
-    'DELETE FROM contra_accounts WHERE id = $1 AND company_id = ANY($2::uuid[]) RETURNING id',
+/** Deletes the contra account; answers its last state, or undefined when there is none the caller may see. */
+export async function deleteContraAccount(
+  db: Queryable,
+  id: string,
+  companies: readonly string[],
+): Promise<ContraAccount | undefined> {
+  const [row] = await db.query<ContraAccount>(
+    `DELETE FROM contra_accounts WHERE id = $1 AND company_id = ANY($2::uuid[]) RETURNING ${COLUMNS}`,
     [id, companies],
   );
-  return rows.length > 0;
+  return row;
 }
 
 export interface ContraAccountFilters {

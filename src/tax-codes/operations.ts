@@ -6,6 +6,7 @@ import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError, jsonPointer, validationError } from '../http/problem.ts';
 import { lowerIds } from '../http/schemas.ts';
+import { recordCreation, recordDeletions, recordUpdate } from '../webhooks/record-change.ts';
 import {
   type CalculatedTaxes,
   type CalculateTaxes,
@@ -18,12 +19,17 @@ import {
 import * as store from './store.ts';
 import { taxBreakdown } from './tax-amounts.ts';
 
+/** 201 with the new tax code and its `v1.tax-code.created` event, in one transaction. */
 export async function createTaxCode(db: Database, principal: Principal, input: TaxCodeWrite): Promise<TaxCode> {
   assertCompanyAccess(principal, input.companyId);
   const companyId = input.companyId.toLowerCase();
   const fields = toFields(input);
   try {
-    return await store.insertTaxCode(db, companyId, fields);
+    return await db.transaction(async (tx) => {
+      const taxCode = await store.insertTaxCode(tx, companyId, fields);
+      await recordCreation(tx, 'v1.tax-code.created', taxCode);
+      return taxCode;
+    });
   } catch (error) {
     throw await codeConflictOr(error, db, companyId, fields.code);
   }
@@ -37,7 +43,8 @@ export async function getTaxCode(db: Database, principal: Principal, id: string)
 
 /**
  * A full replacement: an omitted optional field becomes null. The body's companyId must be the
- * company the tax code belongs to; a tax code never moves between companies.
+ * company the tax code belongs to; a tax code never moves between companies. Records
+ * `v1.tax-code.updated` unless nothing but updatedAt changed.
  */
 export async function updateTaxCode(
   db: Database,
@@ -58,7 +65,9 @@ export async function updateTaxCode(
           `Tax code ${id} belongs to another company; it cannot move`,
         );
       }
-      return await store.updateTaxCode(tx, id, fields);
+      const updated = await store.updateTaxCode(tx, id, fields);
+      await recordUpdate(tx, 'v1.tax-code.updated', current, updated);
+      return updated;
     });
   } catch (error) {
     throw await codeConflictOr(error, db, companyId, fields.code);
@@ -67,10 +76,15 @@ export async function updateTaxCode(
 
 /**
  * Deletes the tax code even when accounts name its code in taxCodeExternalId: that is a soft
- * reference to the accounting system's code (docs/decisions/tax-codes-and-entries.md).
+ * reference to the accounting system's code (docs/decisions/tax-codes-and-entries.md). Its
+ * `v1.tax-code.deleted` event carries its last state.
  */
 export async function deleteTaxCode(db: Database, principal: Principal, id: string): Promise<void> {
-  if (!(await store.deleteTaxCode(db, id, [...principal.companies]))) throw taxCodeNotFound(id);
+  await db.transaction(async (tx) => {
+    const deleted = await store.deleteTaxCode(tx, id, [...principal.companies]);
+    if (!deleted) throw taxCodeNotFound(id);
+    await recordDeletions(tx, 'v1.tax-code.deleted', [deleted]);
+  });
 }
 
 export async function searchTaxCodes(db: Database, filters: store.TaxCodeFilters, position: PagePosition) {

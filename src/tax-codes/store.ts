@@ -100,13 +100,17 @@ export async function updateTaxCode(db: Queryable, id: string, fields: TaxCodeFi
   return row;
 }
 
-/** Deletes the tax code; false when there is none the caller may see. */
-export async function deleteTaxCode(db: Queryable, id: string, companies: readonly string[]): Promise<boolean> {
-  const rows = await db.query('DELETE FROM tax_codes WHERE id = $1 AND company_id = ANY($2::uuid[]) RETURNING id', [
-    id,
-    companies,
-  ]);
-  return rows.length > 0;
+/** Deletes the tax code; answers its last state, or undefined when there is none the caller may see. */
+export async function deleteTaxCode(
+  db: Queryable,
+  id: string,
+  companies: readonly string[],
+): Promise<TaxCode | undefined> {
+  const [row] = await db.query<TaxCode>(
+    `DELETE FROM tax_codes WHERE id = $1 AND company_id = ANY($2::uuid[]) RETURNING ${COLUMNS}`,
+    [id, companies],
+  );
+  return row;
 }
 
 export interface TaxCodeFilters {

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
-import { setImmediate } from 'node:timers/promises';
-import type { Queryable } from '../../src/db/database.ts';
 import { startCompanyTestApp } from '../support/company-app.ts';
-import { TEST_DATABASE_URL } from '../support/database.ts';
-import type { TestResponse } from '../support/harness.ts';
 import { itEnforcesAccess } from '../support/security.ts';
+import { whileLocked } from '../support/while-locked.ts';
 
 const { t, company, token, freshCompany } = await startCompanyTestApp();
 const otherCompany = randomUUID();
@@ -336,42 +333,12 @@ describe('the account a contra account uses', () => {
   });
 });
 
-/**
- * Sends `request` while a transaction of the test holds `lock` uncommitted, and commits once the
- * request waits for it (on PostgreSQL; PGlite runs one statement at a time, so there the request
- * runs after the commit). The request's answer.
- */
-async function whileLocked(lock: (tx: Queryable) => Promise<unknown>, request: () => Promise<TestResponse>) {
-  let answer: Promise<TestResponse> | undefined;
-  await t.db.transaction(async (tx) => {
-    await lock(tx);
-    const [holder] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    let answered = false;
-    answer = request().finally(() => {
-      answered = true;
-    });
-    // An answer before the wait fails the test's own assertions, instead of a wait forever.
-    if (TEST_DATABASE_URL) await untilBlockedBy(holder?.pid, () => answered);
-  });
-  return answer as Promise<TestResponse>;
-}
-
-/** Resolves once a session waits for a lock that `pid` holds, or once `gaveUp` says to stop looking. */
-async function untilBlockedBy(pid: number | undefined, gaveUp: () => boolean) {
-  while (!gaveUp()) {
-    const waiting = await t.db.query('SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))', [
-      pid,
-    ]);
-    if (waiting.length > 0) return;
-    await setImmediate();
-  }
-}
-
 describe('an account deleted while a contra account is written to it', () => {
   it('refuses the contra account (400) when the delete commits while its insert waits', async () => {
     const c = await freshCompany();
     const accountId = await createAccount(c.companyId);
     const answer = await whileLocked(
+      t.db,
       (tx) => tx.query('DELETE FROM accounts WHERE id = $1', [accountId]),
       () => post({ companyId: c.companyId, kind: 'WALLET', accountId }, c.token),
     );
@@ -384,6 +351,7 @@ describe('an account deleted while a contra account is written to it', () => {
     const c = await freshCompany();
     const accountId = await createAccount(c.companyId);
     const answer = await whileLocked(
+      t.db,
       (tx) =>
         tx.query(`INSERT INTO contra_accounts (company_id, kind, account_id) VALUES ($1, 'WALLET', $2)`, [
           c.companyId,

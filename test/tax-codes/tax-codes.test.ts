@@ -3,20 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { startCompanyTestApp } from '../support/company-app.ts';
 import { itEnforcesAccess } from '../support/security.ts';
+import { taxCodeBody } from './fixtures.ts';
 
 const { t, company, token } = await startCompanyTestApp();
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-const newTaxCode = (fields: Record<string, unknown> = {}) => ({
-  companyId: company,
-  name: 'Standardmoms (25 %)',
-  code: `VAT-${randomUUID()}`,
-  rate: 0.25,
-  type: 'inclusive',
-  archived: false,
-  ...fields,
-});
+const newTaxCode = (fields: Record<string, unknown> = {}) => taxCodeBody(company, fields);
 
 async function create(fields: Record<string, unknown> = {}, as = token) {
   const response = await t.request('POST', '/v0/tax-codes', { token: as, body: newTaxCode(fields) });
