@@ -5,7 +5,9 @@ import { type Database, isPgError, PG_UNIQUE_VIOLATION, type Queryable } from '.
 import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError } from '../http/problem.ts';
-import { recordEvent } from '../webhooks/record-event.ts';
+import { changeOf } from '../webhooks/event-payload.ts';
+import type { EventType } from '../webhooks/event-types.ts';
+import { type NewEvent, recordEvent } from '../webhooks/record-event.ts';
 import type {
   ExportJob,
   ExportJobCreate,
@@ -114,42 +116,71 @@ export function toExportJobFilters(
 }
 
 /**
- * Which statuses each event moves a job from, and to: the transition table of
- * docs/decisions/export-jobs-and-events.md. A job may fail before it starts (an integration that
- * cannot reach the accounting system, or a user who cancels, never reports started).
+ * Which statuses each event moves a job from, and to, and the event type it records: the transition
+ * table of docs/decisions/export-jobs-and-events.md. A job may fail before it starts (an integration
+ * that cannot reach the accounting system, or a user who cancels, never reports started).
  */
-const TRANSITIONS: Record<ExportJobEventCreate['event'], { from: ExportJobStatus[]; to: ExportJobStatus }> = {
-  started: { from: ['pending'], to: 'in_progress' },
-  completed: { from: ['in_progress'], to: 'completed' },
-  completed_with_errors: { from: ['in_progress'], to: 'completed_with_errors' },
-  failed: { from: ['pending', 'in_progress'], to: 'failed' },
+const TRANSITIONS: Record<
+  ExportJobEventCreate['event'],
+  { from: ExportJobStatus[]; to: ExportJobStatus; eventType: EventType }
+> = {
+  started: { from: ['pending'], to: 'in_progress', eventType: 'v1.export-job.started' },
+  completed: { from: ['in_progress'], to: 'completed', eventType: 'v1.export-job.completed' },
+  completed_with_errors: {
+    from: ['in_progress'],
+    to: 'completed_with_errors',
+    eventType: 'v1.export-job.completed-with-errors',
+  },
+  failed: { from: ['pending', 'in_progress'], to: 'failed', eventType: 'v1.export-job.failed' },
 };
 
 /** The statuses in which a job is over: its items no longer change. */
 const FINISHED: ReadonlySet<string> = new Set<ExportJobStatus>(['completed', 'completed_with_errors', 'failed']);
 
-/** 202; 404 for a job the caller cannot see; 422 INVALID_EXPORT_JOB_STATUS_CHANGE, unchanged, otherwise. */
+/**
+ * 202, the change and its event (v1.export-job.started, …) in one transaction; 404 for a job the
+ * caller cannot see; 422 INVALID_EXPORT_JOB_STATUS_CHANGE, with nothing changed or recorded, otherwise.
+ */
 export async function recordExportJobEvent(
   db: Database,
   principal: Principal,
   input: ExportJobEventCreate,
+  settings: ExportJobSettings,
 ): Promise<void> {
   const companies = [...principal.companies];
-  const transition = TRANSITIONS[input.event];
+  const { eventType, ...transition } = TRANSITIONS[input.event];
   const failed = input.event === 'failed';
-  const changed = await store.changeExportJobStatus(db, input.jobId, companies, {
-    ...transition,
-    // A failure reason belongs to a failed job only; other events clear nothing they did not set.
-    failureReason: failed ? (input.failureReason ?? null) : null,
-    failureReasonType: failed ? (input.failureReasonType ?? null) : null,
+  await db.transaction(async (tx) => {
+    // Locked before it is read, so `before` is the state the change replaces.
+    const before = await store.findExportJob(tx, input.jobId, companies, settings.ttlSeconds, { lock: true });
+    if (!before) throw exportNotFound(input.jobId);
+    const changed = await store.changeExportJobStatus(tx, input.jobId, companies, {
+      ...transition,
+      // A failure reason belongs to a failed job only; other events clear nothing they did not set.
+      failureReason: failed ? (input.failureReason ?? null) : null,
+      failureReasonType: failed ? (input.failureReasonType ?? null) : null,
+    });
+    if (!changed) {
+      throw new ApiError(
+        'INVALID_EXPORT_JOB_STATUS_CHANGE',
+        `Export job ${input.jobId} is ${before.status}; ${input.event} needs it ${transition.from.join(' or ')}`,
+      );
+    }
+    const after = await store.findExportJob(tx, input.jobId, companies, settings.ttlSeconds);
+    await recordEvent(tx, statusChangeEvent(eventType, before, after));
   });
-  if (changed) return;
-  const job = await store.findExportJob(db, input.jobId, companies, 0);
-  if (!job) throw exportNotFound(input.jobId);
-  throw new ApiError(
-    'INVALID_EXPORT_JOB_STATUS_CHANGE',
-    `Export job ${input.jobId} is ${job.status}; ${input.event} needs it ${transition.from.join(' or ')}`,
-  );
+}
+
+/**
+ * The event of a job's change of status: data the job as GET answers it after the change,
+ * previousAttributes the fields the change moved (status, its timestamps, a failure reason…).
+ */
+export function statusChangeEvent(eventType: EventType, before: ExportJob, after: ExportJob | undefined): NewEvent {
+  if (!after) throw new Error(`Export job ${before.id} vanished inside its own transaction`);
+  const changed = changeOf(before, after);
+  // Its status moved, so something changed; null would mean `before` was read after the change.
+  if (!changed) throw new Error(`Export job ${before.id} changed status without a change`);
+  return { eventType, companyId: after.companyId, data: after, previousAttributes: changed };
 }
 
 export async function listExportJobItems(
@@ -172,6 +203,8 @@ export interface ItemUpdateResult {
 /**
  * Updates up to MAX_ITEM_UPDATES items of one job; entries not in the job are reported, not fatal.
  * A finished job's items are its result: 422 EXPORT_JOB_STATUS_UNPROCESSABLE, nothing changed.
+ * Records no event: items are no part of the job's data, of which only lastUpdatedAt (a write
+ * timestamp) and so expiresIn move.
  */
 export async function updateExportJobItems(
   db: Database,

@@ -109,14 +109,14 @@ export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): vo
         operationId: 'createExportJobEventV2',
         summary: 'Report progress of an export job',
         description:
-          'started moves a pending job to in_progress; completed and completed_with_errors end an in_progress job; failed ends a pending or in_progress job. Any other change is 422 INVALID_EXPORT_JOB_STATUS_CHANGE and leaves the job unchanged. failureReason and failureReasonType are stored with failed.',
+          'started moves a pending job to in_progress; completed and completed_with_errors end an in_progress job; failed ends a pending or in_progress job. Any other change is 422 INVALID_EXPORT_JOB_STATUS_CHANGE and leaves the job unchanged. failureReason and failureReasonType are stored with failed. Each change emits its event (v1.export-job.started, completed, completed-with-errors or failed) with the job as GET answers it after the change.',
         tags,
         body: ExportJobEventCreateSchema,
         response: { 202: { type: 'null', description: 'Status changed; no body' }, ...errorResponses(404, 422) },
       },
     },
     async (request, reply) => {
-      await operations.recordExportJobEvent(db, request.principal, request.body);
+      await operations.recordExportJobEvent(db, request.principal, request.body, settings);
       // An empty body: send(null) would answer the text "null".
       return reply.status(202).send(undefined as unknown as null);
     },

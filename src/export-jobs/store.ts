@@ -81,17 +81,46 @@ export async function setNumberOfItems(tx: Queryable, jobId: string, count: numb
   await tx.query('UPDATE export_jobs SET number_of_items = $2 WHERE id = $1', [jobId, count]);
 }
 
+/** The job as GET answers it; with `lock`, its row is also locked until the transaction ends. */
 export async function findExportJob(
   db: Queryable,
   id: string,
   companies: readonly string[],
   ttlSeconds: number,
+  options: { lock?: boolean } = {},
 ): Promise<ExportJob | undefined> {
   const [row] = await db.query<ExportJob>(
-    `SELECT ${jobColumns(ttlSeconds)} FROM export_jobs WHERE id = $1 AND company_id = ANY($2::uuid[])`,
+    `SELECT ${jobColumns(ttlSeconds)} FROM export_jobs WHERE id = $1 AND company_id = ANY($2::uuid[])${options.lock ? ' FOR UPDATE' : ''}`,
     [id, companies],
   );
   return row;
+}
+
+/** The jobs of `ids` as GET answers them, whatever their companies (for the expiry sweep), in no order. */
+export async function findExportJobsById(
+  db: Queryable,
+  ids: readonly string[],
+  ttlSeconds: number,
+): Promise<ExportJob[]> {
+  return db.query<ExportJob>(`SELECT ${jobColumns(ttlSeconds)} FROM export_jobs WHERE id = ANY($1::uuid[])`, [ids]);
+}
+
+/**
+ * Up to `batchSize` open jobs unchanged for `ttlSeconds`, oldest first, as GET answers them and locked
+ * until the transaction ends. SKIP LOCKED: several sweeps at once claim each job once, and none waits
+ * for a job another transaction is changing.
+ */
+export async function claimOverdueExportJobs(
+  tx: Queryable,
+  ttlSeconds: number,
+  batchSize: number,
+): Promise<ExportJob[]> {
+  return tx.query<ExportJob>(
+    `SELECT ${jobColumns(ttlSeconds)} FROM export_jobs
+     WHERE status IN ('pending', 'in_progress') AND last_updated_at < now() - make_interval(secs => $1)
+     ORDER BY last_updated_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    [ttlSeconds, batchSize],
+  );
 }
 
 /** The job's status, its row locked until the transaction ends; undefined when the caller cannot see it. */

@@ -6,6 +6,7 @@ import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
 import { OPERATOR_ACTOR } from './activity-changes.ts';
+import { disabledNotice, recordSubscriptionsDisabled, type SubscriptionDisabled } from './disabled-event.ts';
 import type { Subscription, SubscriptionStatus } from './schemas.ts';
 
 export const SUBSCRIPTION_SORT_COLUMNS: Record<string, SortColumn> = {
@@ -154,20 +155,21 @@ const STOP_DESCRIPTIONS: Record<'CLIENT_REVOKED', string> = {
 /**
  * Makes every subscription of `owner` INACTIVE for `reason`, records a DISABLE activity for each,
  * and fails their pending messages unsent, leases or not, so nothing more is sent to them. One
- * statement; answers how many of each.
+ * statement, then one v1.subscription.disabled per subscription it made INACTIVE (one that was
+ * ACTIVE); answers how many subscriptions and messages it stopped.
  */
 export async function stopSubscriptionsOf(
   tx: Queryable,
   owner: string,
   reason: 'CLIENT_REVOKED',
 ): Promise<{ subscriptions: number; messages: number }> {
-  const [row] = await tx.query<{ subscriptions: number; messages: number }>(
+  const [row] = await tx.query<{ subscriptions: number; messages: number; notices: SubscriptionDisabled[] }>(
     `WITH previous AS (
        SELECT id, status FROM subscriptions WHERE owner = $1 FOR UPDATE
      ), stopped AS (
        UPDATE subscriptions s SET status = 'INACTIVE', status_reason = $2, updated_at = now()
        FROM previous WHERE s.id = previous.id
-       RETURNING s.id, s.owner, s.companies, previous.status AS previous_status
+       RETURNING s.id, s.owner, s.companies, previous.status AS previous_status, ${disabledNotice('s')} AS notice
      ), trail AS (
        INSERT INTO subscription_activities (subscription_id, owner, companies, operation_type, actor_urn, description, changes)
        SELECT id, owner, companies, 'DISABLE', $3, $4,
@@ -178,10 +180,17 @@ export async function stopSubscriptionsOf(
        FROM stopped WHERE m.subscription_id = stopped.id AND m.status = 'pending'
        RETURNING m.id
      )
-     SELECT (SELECT count(*) FROM stopped)::int AS subscriptions, (SELECT count(*) FROM cancelled)::int AS messages`,
+     SELECT (SELECT count(*) FROM stopped)::int AS subscriptions, (SELECT count(*) FROM cancelled)::int AS messages,
+       (SELECT COALESCE(jsonb_agg(notice ORDER BY id), '[]') FROM stopped WHERE previous_status = 'ACTIVE') AS notices`,
     [owner, reason, OPERATOR_ACTOR, STOP_DESCRIPTIONS[reason]],
   );
-  return row ?? { subscriptions: 0, messages: 0 };
+  if (!row) throw new Error('SELECT answered no row');
+  const { notices, ...stopped } = row;
+  await recordSubscriptionsDisabled(
+    tx,
+    notices.map((notice) => ({ owner, notice })),
+  );
+  return stopped;
 }
 
 /** What the operations on a reached subscription decide by: who may act (its types), and whether it is stopped. */

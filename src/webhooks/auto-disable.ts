@@ -2,11 +2,17 @@
 // has failed every attempt for WEBHOOK_DISABLE_AFTER, with at least a handful of messages failed in
 // that time, becomes INACTIVE (status_reason ENDPOINT_FAILING). Its pending messages end failed, so
 // `:recover` can bring them back once the owner has made it ACTIVE again; no new message is created
-// for it meanwhile. Runs in every worker process; SKIP LOCKED keeps two workers off one subscription.
+// for it meanwhile, and its owner's other subscriptions hear of it (v1.subscription.disabled).
+// Runs in every worker process; SKIP LOCKED keeps two workers off one subscription.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Queryable } from '../db/database.ts';
 import { type PeriodicSweep, startPeriodicSweep } from '../db/periodic-sweep.ts';
 import { SYSTEM_ACTOR } from '../subscriptions/activity-changes.ts';
+import {
+  type DisabledSubscription,
+  disabledNotice,
+  recordSubscriptionsDisabled,
+} from '../subscriptions/disabled-event.ts';
 
 /** Messages that must have failed (every attempt spent) during the streak: one bad hour is not enough. */
 export const MIN_FAILED_MESSAGES = 5;
@@ -16,14 +22,28 @@ export const MIN_FAILED_MESSAGES = 5;
  * the failure streak's start and the subscription's last change, so a subscription its owner has
  * just made ACTIVE again (or edited) gets a whole period before it can be disabled again, and only
  * while attempts keep failing (the last one failed, since the last change and within the period). In one
- * statement with its DISABLE activity and the failing of its pending messages. Answers their ids.
+ * statement with its DISABLE activity and the failing of its pending messages, then, in the same
+ * transaction, one v1.subscription.disabled each. Answers their ids.
  */
 export async function disableFailingSubscriptions(
-  db: Queryable,
+  db: Database,
   disableAfterMs: number,
   batchSize: number,
 ): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(
+  return db.transaction(async (tx) => {
+    const disabled = await disableFailing(tx, disableAfterMs, batchSize);
+    await recordSubscriptionsDisabled(tx, disabled);
+    return disabled.map(({ notice }) => notice.subscriptionId);
+  });
+}
+
+/** The statement of disableFailingSubscriptions: answers each subscription it disabled, with its notice. */
+async function disableFailing(
+  tx: Queryable,
+  disableAfterMs: number,
+  batchSize: number,
+): Promise<DisabledSubscription[]> {
+  return tx.query<DisabledSubscription>(
     `WITH due AS (
        SELECT s.id FROM subscriptions s JOIN subscription_health h ON h.subscription_id = s.id
        WHERE s.status = 'ACTIVE' AND h.failed_messages_in_streak >= $3
@@ -36,7 +56,7 @@ export async function disableFailingSubscriptions(
      ), disabled AS (
        UPDATE subscriptions s SET status = 'INACTIVE', status_reason = 'ENDPOINT_FAILING', updated_at = now()
        FROM due WHERE s.id = due.id
-       RETURNING s.id, s.owner, s.companies
+       RETURNING s.id, s.owner, s.companies, ${disabledNotice('s')} AS notice
      ), trail AS (
        INSERT INTO subscription_activities (subscription_id, owner, companies, operation_type, actor_urn, description, changes)
        SELECT d.id, d.owner, d.companies, 'DISABLE', $4,
@@ -49,10 +69,9 @@ export async function disableFailingSubscriptions(
        UPDATE messages m SET status = 'failed', leased_until = NULL, leased_by = NULL, updated_at = now()
        FROM disabled WHERE m.subscription_id = disabled.id AND m.status = 'pending'
      )
-     SELECT id FROM disabled`,
+     SELECT owner, notice FROM disabled`,
     [disableAfterMs, batchSize, MIN_FAILED_MESSAGES, SYSTEM_ACTOR],
   );
-  return rows.map((row) => row.id);
 }
 
 export function startAutoDisable(options: {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { disableFailingSubscriptions, MIN_FAILED_MESSAGES, startAutoDisable } from '../../src/webhooks/auto-disable.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
-import { emitEvent, startReceiver, startTestWorker } from './delivery/fixtures.ts';
+import { emitEvent, markFailingFor, startReceiver, startTestWorker } from './delivery/fixtures.ts';
 
 let t: TestApp;
 before(async () => {
@@ -29,19 +29,8 @@ async function subscription(endpointUrl = 'https://example.com/hook') {
   return { id: created.body.data.id as string, token, company };
 }
 
-/** What the health row says after a streak that started `agoMs` ago with `failedMessages`. */
-async function failingFor(id: string, agoMs: number, failedMessages: number) {
-  await t.db.query(
-    `INSERT INTO subscription_health (subscription_id, last_attempt_at, last_failed_at, last_failure_status_code,
-       consecutive_failures, failing_since, failed_messages_in_streak)
-     VALUES ($1, now(), now(), 503, $3 * 8, now() - $2 * interval '1 millisecond', $3)`,
-    [id, agoMs, failedMessages],
-  );
-  await t.db.query(`UPDATE subscriptions SET updated_at = now() - $2 * interval '1 millisecond' WHERE id = $1`, [
-    id,
-    agoMs,
-  ]);
-}
+const failingFor = (id: string, agoMs: number, failedMessages: number) =>
+  markFailingFor(t.db, id, agoMs, failedMessages);
 
 const statusOf = async (id: string, token: string) =>
   (await t.request('GET', `/v1/subscriptions/${id}`, { token })).body.data.status;

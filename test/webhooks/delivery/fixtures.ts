@@ -152,6 +152,23 @@ export async function insertSubscription(db: Queryable, spec: SubscriptionSpec):
   return { id: row.id, owner, companies, secrets };
 }
 
+/**
+ * What the subscription's health row says after a failure streak that started `agoMs` ago with
+ * `failedMessages`, its last change as old: auto-disable's due once its period is shorter.
+ */
+export async function markFailingFor(db: Queryable, id: string, agoMs: number, failedMessages: number) {
+  await db.query(
+    `INSERT INTO subscription_health (subscription_id, last_attempt_at, last_failed_at, last_failure_status_code,
+       consecutive_failures, failing_since, failed_messages_in_streak)
+     VALUES ($1, now(), now(), 503, $3 * 8, now() - $2 * interval '1 millisecond', $3)`,
+    [id, agoMs, failedMessages],
+  );
+  await db.query(`UPDATE subscriptions SET updated_at = now() - $2 * interval '1 millisecond' WHERE id = $1`, [
+    id,
+    agoMs,
+  ]);
+}
+
 /** Records one export-job event of `companyId` in its own transaction, as the API does. */
 export async function emitEvent(db: Database, companyId: string, data: unknown = { id: randomUUID(), companyId }) {
   return db.transaction((tx) => recordEvent(tx, { eventType: EVENT_TYPE, companyId, data }));
