@@ -72,7 +72,10 @@ export async function getAccountJson(db: Database, principal: Principal, id: str
   return account.json;
 }
 
-/** A full replacement of the mutable fields, answered as JSON text: an omitted optional field becomes null. */
+/**
+ * A full replacement of the mutable fields, answered as JSON text: an omitted optional field becomes
+ * null. Records v1.account.updated with the fields it changed; none when it changed nothing.
+ */
 export async function updateAccount(
   db: Database,
   principal: Principal,
