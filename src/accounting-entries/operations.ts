@@ -7,10 +7,14 @@ import type { PagePosition } from '../db/keyset-page.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError } from '../http/problem.ts';
 import { lowerIds } from '../http/schemas.ts';
+import { recordEvent } from '../webhooks/record-event.ts';
 import type { AccountingEntry, AccountingEntryCreate, AccountingEntrySearch } from './schemas.ts';
 import * as store from './store.ts';
 
-/** 201 with the entry; 400 UNKNOWN_ACCOUNT unless accountId is an account of the same company. */
+/**
+ * 201 with the entry, and its v1.accounting-entry.created; 400 UNKNOWN_ACCOUNT unless accountId is
+ * an account of the same company.
+ */
 export async function createAccountingEntry(
   db: Database,
   principal: Principal,
@@ -27,7 +31,12 @@ export async function createAccountingEntry(
   };
   let row: AccountingEntry | undefined;
   try {
-    row = await store.insertAccountingEntry(db, entry);
+    row = await db.transaction(async (tx) => {
+      const inserted = await store.insertAccountingEntry(tx, entry);
+      if (inserted)
+        await recordEvent(tx, { eventType: 'v1.accounting-entry.created', companyId: entry.companyId, data: inserted });
+      return inserted;
+    });
   } catch (error) {
     // The account was deleted between the statement's read of it and its foreign key check.
     if (!isPgError(error, PG_FOREIGN_KEY_VIOLATION)) throw error;
@@ -42,8 +51,15 @@ export async function getAccountingEntry(db: Database, principal: Principal, id:
   return row;
 }
 
+/** Deletes the entry with its v1.accounting-entry.deleted, which carries its last state. */
 export async function deleteAccountingEntry(db: Database, principal: Principal, id: string): Promise<void> {
-  if (!(await store.deleteAccountingEntry(db, id, [...principal.companies]))) throw accountingEntryNotFound(id);
+  const deleted = await db.transaction(async (tx) => {
+    const entry = await store.deleteAccountingEntry(tx, id, [...principal.companies]);
+    if (entry)
+      await recordEvent(tx, { eventType: 'v1.accounting-entry.deleted', companyId: entry.companyId, data: entry });
+    return entry;
+  });
+  if (!deleted) throw accountingEntryNotFound(id);
 }
 
 export async function searchAccountingEntries(

@@ -59,13 +59,17 @@ export async function findAccountingEntry(
   return row;
 }
 
-/** Deletes the entry; false when there is none the caller may see. */
-export async function deleteAccountingEntry(db: Queryable, id: string, companies: readonly string[]): Promise<boolean> {
-  const rows = await db.query(
-    'DELETE FROM accounting_entries WHERE id = $1 AND company_id = ANY($2::uuid[]) RETURNING id',
+/** Deletes the entry and answers its last state; undefined when there is none the caller may see. */
+export async function deleteAccountingEntry(
+  db: Queryable,
+  id: string,
+  companies: readonly string[],
+): Promise<AccountingEntry | undefined> {
+  const [row] = await db.query<AccountingEntry>(
+    `DELETE FROM accounting_entries WHERE id = $1 AND company_id = ANY($2::uuid[]) RETURNING ${COLUMNS}`,
     [id, companies],
   );
-  return rows.length > 0;
+  return row;
 }
 
 export interface AccountingEntryFilters {

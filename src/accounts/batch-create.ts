@@ -6,6 +6,7 @@ import type { Database } from '../db/database.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { validationError } from '../http/problem.ts';
 import { compileBodyValidator } from '../http/validation.ts';
+import { recordEvents } from '../webhooks/record-event.ts';
 import { metadataProblem, sameMutableFields } from './operations.ts';
 import * as store from './store.ts';
 import {
@@ -110,8 +111,7 @@ async function storeCandidates(
   const inserted = new Map<string, string>();
   let pending = candidates;
   for (let round = 0; round < 2 && pending.length > 0; round++) {
-    // A transaction of its own, so that a deadlock with a concurrent batch is retried.
-    const rows = await db.transaction((tx) => store.insertAccounts(tx, companyId, pending));
+    const rows = await insertRecordingEvents(db, companyId, pending);
     for (const row of rows) inserted.set(row.externalId, row.json);
     const taken = pending.filter((candidate) => !inserted.has(candidate.externalId));
     if (taken.length === 0) break;
@@ -120,6 +120,29 @@ async function storeCandidates(
     pending = taken.filter((candidate) => !stored.has(candidate.externalId));
   }
   return { stored, inserted };
+}
+
+/**
+ * Inserts the candidates and records one v1.account.created per account inserted, in the candidates'
+ * (item) order, in a transaction of its own, so that a deadlock with a concurrent batch is retried.
+ */
+async function insertRecordingEvents(
+  db: Database,
+  companyId: string,
+  candidates: Candidate[],
+): Promise<store.InsertedAccount[]> {
+  return db.transaction(async (tx) => {
+    const rows = await store.insertAccounts(tx, companyId, candidates);
+    const jsonOf = new Map(rows.map((row) => [row.externalId, row.json]));
+    const events = candidates.flatMap(({ externalId }) => {
+      const json = jsonOf.get(externalId);
+      return json === undefined
+        ? []
+        : [{ eventType: 'v1.account.created' as const, companyId, data: JSON.parse(json) }];
+    });
+    await recordEvents(tx, events);
+    return rows;
+  });
 }
 
 type Verdict = { account: Candidate } | { reasons: BatchFailureReason[]; externalId: string | undefined };

@@ -9,6 +9,8 @@ import { assertCompanyAccess } from '../http/authenticate.ts';
 import { ApiError, validationError } from '../http/problem.ts';
 import { lowerIds } from '../http/schemas.ts';
 import { taxCodeCodeExists } from '../tax-codes/store.ts';
+import { changeOf } from '../webhooks/event-payload.ts';
+import { recordEvent } from '../webhooks/record-event.ts';
 import { loadAccount } from './account-loader.ts';
 import { describeAccountUsers, findAccountUsers } from './account-users.ts';
 import type { Account, AccountCreate, AccountSearch, AccountUpdate } from './schemas.ts';
@@ -24,9 +26,10 @@ export interface CreateResult {
 }
 
 /**
- * 201 for a new account; 200 when an account with the same (companyId, externalId) has exactly the
- * requested fields (a safe replay); else 409 with the stored account's id. The unique index decides
- * concurrent creates, so there is never a second row.
+ * 201 for a new account, whose v1.account.created its insert records; 200 when an account with the
+ * same (companyId, externalId) has exactly the requested fields (a safe replay, no event); else 409
+ * with the stored account's id. The unique index decides concurrent creates, so there is never a
+ * second row.
  */
 export async function createAccount(db: Database, principal: Principal, input: AccountCreate): Promise<CreateResult> {
   assertCompanyAccess(principal, input.companyId);
@@ -69,7 +72,10 @@ export async function getAccountJson(db: Database, principal: Principal, id: str
   return account.json;
 }
 
-/** A full replacement of the mutable fields, answered as JSON text: an omitted optional field becomes null. */
+/**
+ * A full replacement of the mutable fields, answered as JSON text: an omitted optional field becomes
+ * null. Records v1.account.updated with the fields it changed; none when it changed nothing.
+ */
 export async function updateAccount(
   db: Database,
   principal: Principal,
@@ -87,7 +93,18 @@ export async function updateAccount(
     const current = await store.findAccount(tx, id, [...principal.companies], { forUpdate: true });
     if (!current) throw accountNotFound(id);
     await checkTaxCodeExternalId(tx, current.companyId, changes.taxCodeExternalId);
-    return (await store.updateAccount(tx, id, changes)).json;
+    const updated = await store.updateAccount(tx, id, changes);
+    const [before, after] = [JSON.parse(current.json), JSON.parse(updated.json)];
+    const changed = changeOf(before, after);
+    if (changed) {
+      await recordEvent(tx, {
+        eventType: 'v1.account.updated',
+        companyId: current.companyId,
+        data: after,
+        previousAttributes: changed,
+      });
+    }
+    return updated.json;
   });
 }
 
@@ -107,7 +124,7 @@ export async function checkTaxCodeExternalId(db: Queryable, companyId: string, c
  */
 export async function deleteAccount(db: Database, principal: Principal, id: string): Promise<void> {
   const outcome = await deleteUnlessReferenced(
-    () => store.deleteAccount(db, id, [...principal.companies]),
+    () => deleteRecordingEvent(db, id, [...principal.companies]),
     () => findAccountUsers(db, id),
   );
   if (outcome.referencedBy) {
@@ -118,6 +135,17 @@ export async function deleteAccount(db: Database, principal: Principal, id: stri
     );
   }
   if (!outcome.deleted) throw accountNotFound(id);
+}
+
+/** Deletes the account with its v1.account.deleted, or neither: false when there is no such account. */
+async function deleteRecordingEvent(db: Database, id: string, companies: string[]): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const deleted = await store.deleteAccount(tx, id, companies);
+    if (!deleted) return false;
+    const data = JSON.parse(deleted.json);
+    await recordEvent(tx, { eventType: 'v1.account.deleted', companyId: deleted.companyId, data });
+    return true;
+  });
 }
 
 export async function searchAccounts(

@@ -30,14 +30,11 @@ export interface RecordedEvent {
   createdAt: string;
 }
 
-// One statement for any number of events: the events, in the order given (so their sequence follows
-// it), and one message per ACTIVE subscription of each event's type that reaches it: one whose
-// companies include the event's company, or, for an operational event, one of its owner's.
-const RECORD_EVENTS = `WITH given AS (
-    SELECT item->>'eventType' AS event_type, (item->>'companyId')::uuid AS company_id, item->>'owner' AS owner,
-      item->'data' AS data, item->'previousAttributes' AS previous_attributes, position
-    FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS given(item, position)
-  ), recorded AS (
+// The events a CTE `given` lists (event_type, company_id, owner, data, previous_attributes,
+// position), in the order of position (so their sequence follows it), and one message per ACTIVE
+// subscription of each event's type that reaches it: one whose companies include the event's company,
+// or, for an operational event, one of its owner's.
+const RECORD_GIVEN = `recorded AS (
     INSERT INTO events (event_type, company_id, owner, data, previous_attributes)
     SELECT event_type, company_id, owner, data, previous_attributes FROM given ORDER BY position
     RETURNING id, event_type, company_id, owner, sequence, created_at
@@ -47,11 +44,32 @@ const RECORD_EVENTS = `WITH given AS (
     FROM recorded r JOIN subscriptions s ON s.status = 'ACTIVE' AND s.event_types @> ARRAY[r.event_type]
       AND CASE WHEN r.owner IS NULL THEN r.company_id = ANY(s.companies) ELSE s.owner = r.owner END
     RETURNING event_id
-  )
+  )`;
+
+// One statement for any number of events, given as a JSON array of NewEvent.
+const RECORD_EVENTS = `WITH given AS (
+    SELECT item->>'eventType' AS event_type, (item->>'companyId')::uuid AS company_id, item->>'owner' AS owner,
+      item->'data' AS data, item->'previousAttributes' AS previous_attributes, position
+    FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS given(item, position)
+  ), ${RECORD_GIVEN}
   SELECT id AS "eventId", event_type AS "eventType", sequence::float8 AS sequence,
     ${isoTimestamp('created_at')} AS "createdAt",
     (SELECT min(event_id::text) FROM fanned_out) AS "firstSentEventId"
   FROM recorded ORDER BY sequence`;
+
+/**
+ * For a change written in one statement with its events, where a round trip counts (an account's
+ * create): the CTEs that record the events a CTE `given` of the caller lists, as recordEvents does
+ * (`given`'s columns: event_type, company_id, owner, data, previous_attributes, position). The
+ * statement's select list then takes NOTIFY_WORKERS. One statement is atomic without a transaction.
+ */
+export function recordingEventsOf(given: string): string {
+  return `given AS (${given}), ${RECORD_GIVEN}`;
+}
+
+/** NOTIFYs the workers once when the statement's `fanned_out` made a message; null either way. */
+export const NOTIFY_WORKERS = `(SELECT pg_notify('${EVENTS_CHANNEL}', min(event_id::text)) FROM fanned_out
+  HAVING count(*) > 0)`;
 
 /**
  * Inserts the events and their messages in one statement, then, when any message was made, NOTIFYs

@@ -27,11 +27,14 @@ const principalOf = (company: string): Principal => ({
   accountingSystem: undefined,
 });
 
+// The fixtures' accounts and entries record events of their own.
+const ONLY_JOB_CREATED = " AND event_type = 'v1.export-job.created'";
+
 async function count(table: 'export_jobs' | 'export_job_items' | 'events', company: string): Promise<number> {
   const sql =
     table === 'export_job_items'
       ? 'SELECT count(*)::int AS n FROM export_job_items i JOIN export_jobs j ON j.id = i.job_id WHERE j.company_id = $1'
-      : `SELECT count(*)::int AS n FROM ${table} WHERE company_id = $1`;
+      : `SELECT count(*)::int AS n FROM ${table} WHERE company_id = $1${table === 'events' ? ONLY_JOB_CREATED : ''}`;
   const [row] = await t.db.query<{ n: number }>(sql, [company]);
   return row?.n ?? -1;
 }
