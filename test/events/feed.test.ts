@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
 import { EVENT_TYPES } from '../../src/webhooks/event-types.ts';
+import { listFeed } from '../../src/webhooks/feed-store.ts';
 import { type NewEvent, type RecordedEvent, recordEvents } from '../../src/webhooks/record-event.ts';
 import { startCompanyTestApp } from '../support/company-app.ts';
 import { TEST_DATABASE_URL } from '../support/database.ts';
@@ -314,23 +315,26 @@ describe('a transaction that commits late', () => {
       recordedLate(await recordEvents(tx, [{ eventType: 'v1.account.updated', companyId, data: { id: 1 } }]));
       await held;
     });
-    const [lateEvent] = await late;
-    // Committed after the slow transaction took its id: a larger one.
-    const [quick] = await record(companyId, [{ eventType: 'v1.account.deleted' }]);
-    const whileHeld = await t.request('GET', `/v1/events?company_id=${companyId}&after=${cursor}`, { token: own });
-    assert.equal(whileHeld.status, 200, whileHeld.text);
-    assert.deepEqual(whileHeld.body.data, []);
-    assert.equal(whileHeld.body.pagination.hasNextPage, false);
-
-    commit();
-    await slow;
-    const after = await feed(`company_id=${companyId}&after=${cursor}`, own);
-    assert.deepEqual(pageIds(after.body), [lateEvent?.eventId, quick?.eventId]);
+    try {
+      const [lateEvent] = await late;
+      // Committed after the slow transaction took its id: a larger one.
+      const [quick] = await record(companyId, [{ eventType: 'v1.account.deleted' }]);
+      const whileHeld = await t.request('GET', `/v1/events?company_id=${companyId}&after=${cursor}`, { token: own });
+      assert.equal(whileHeld.status, 200, whileHeld.text);
+      assert.deepEqual(whileHeld.body.data, []);
+      assert.equal(whileHeld.body.pagination.hasNextPage, false);
+      commit();
+      await slow;
+      const after = await feed(`company_id=${companyId}&after=${cursor}`, own);
+      assert.deepEqual(pageIds(after.body), [lateEvent?.eventId, quick?.eventId]);
+    } finally {
+      commit();
+      await slow;
+    }
   });
 
   it("does not show a transaction's own event to a read in that transaction", async () => {
     const { companyId } = await startFresh();
-    const { listFeed } = await import('../../src/webhooks/feed-store.ts');
     const filters = { companyId, eventTypes: null, createdAfter: null, createdBefore: null };
     const inside = await t.db.transaction(async (tx) => {
       await recordEvents(tx, [{ eventType: 'v1.account.created', companyId, data: {} }]);
