@@ -1,4 +1,4 @@
-// SQL of the event feed, GET /v1/events (docs/decisions/events.md; migrations 0029 and 0030).
+// SQL of the event feed, GET /v1/events (docs/decisions/events.md; migrations 0029 and 0031).
 //
 // A company's events in the order (transaction_id, sequence), and only those of transactions older
 // than every transaction still running (pg_snapshot_xmin): a transaction that commits late has the
