@@ -134,7 +134,7 @@ async function report(db: Database, companyId: string) {
       const rows = (JSON.parse(page.json) as unknown[]).length;
       const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? Number.NaN;
       log(
-        `| ${name} | ${flag ?? 'none'} | ${median(sorted).toFixed(2)} | ${p99.toFixed(2)} | ${rows} | ${page.total.toLocaleString('en')} |`,
+        `| ${name} | ${flag ?? 'none'} | ${median(sorted).toFixed(2)} | ${p99.toFixed(2)} | ${rows} | ${(page.total ?? 0).toLocaleString('en')} |`,
       );
     }
   }

@@ -161,6 +161,7 @@ async function startApi(config: Config, db: Database, logger: pino.Logger) {
     exportJobTtlSeconds: config.exportJobTtlSeconds,
     webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
     webhookMaxSubscriptionsPerTenant: config.webhookMaxSubscriptionsPerTenant,
+    webhookRetentionMs: config.webhookRetentionMs,
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
     dashboard: config.dashboard,

@@ -40,6 +40,7 @@ import { registerSubscriptionRoutes } from './subscriptions/routes.ts';
 import { registerTaxCodeRoutes } from './tax-codes/routes.ts';
 import { VERSION } from './version.ts';
 import { registerDeliveryLogRoutes } from './webhooks/delivery-log-routes.ts';
+import { registerEventFeedRoutes } from './webhooks/feed-routes.ts';
 import { eventTypeWebhooks } from './webhooks/openapi-webhooks.ts';
 import { registerEventTypeRoutes } from './webhooks/routes.ts';
 
@@ -56,6 +57,8 @@ export interface ServerOptions {
   webhookAllowPrivateTargets?: boolean;
   /** Subscriptions one client may have for one set of companies; default WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT's (250). */
   webhookMaxSubscriptionsPerTenant?: number;
+  /** How long events and messages are kept; the feed answers 410 for a cursor older. Default WEBHOOK_RETENTION's (30 days). */
+  webhookRetentionMs?: number;
   /** API keys are accepted with `status`; /oauth/token and the JWKS are served with `issuer`. */
   credentials?: { status: CredentialStatus; issuer?: TokenIssuer };
   /** Per-credential and failed-authentication limits; without them, none (tests). */
@@ -184,6 +187,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? defaults.webhookAllowPrivateTargets,
       webhookMaxSubscriptionsPerTenant:
         options.webhookMaxSubscriptionsPerTenant ?? defaults.webhookMaxSubscriptionsPerTenant,
+      webhookRetentionMs: options.webhookRetentionMs ?? defaults.webhookRetentionMs,
     },
   };
   registerOpsRoutes(app, deps, limiter.redis);
@@ -201,6 +205,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerSubscriptionRoutes(app, deps);
   registerActivityRoutes(app, deps);
   registerDeliveryLogRoutes(app, deps);
+  registerEventFeedRoutes(app, deps);
   const issuer = options.credentials?.issuer;
   if (issuer) await registerOAuthRoutes(app, { db: options.db, issuer, limiter });
   return app;

@@ -55,7 +55,8 @@ export interface Page {
   last?: string[];
   hasNextPage: boolean;
   hasPreviousPage: boolean;
-  total: number;
+  /** Rows matching the filters; absent where counting them would cost every page too much (the event feed). */
+  total?: number;
 }
 
 /** The JSON object of the current row's `columns` (`id, company_id AS "companyId"`), named by their aliases. */

@@ -22,5 +22,8 @@ export type App = FastifyInstance<
 export interface RouteDeps {
   db: Database;
   /** The settings routes read; more join as routes need them. */
-  config: Pick<Config, 'exportJobTtlSeconds' | 'webhookAllowPrivateTargets' | 'webhookMaxSubscriptionsPerTenant'>;
+  config: Pick<
+    Config,
+    'exportJobTtlSeconds' | 'webhookAllowPrivateTargets' | 'webhookMaxSubscriptionsPerTenant' | 'webhookRetentionMs'
+  >;
 }

@@ -38,6 +38,7 @@ export const PROBLEM_TYPES = {
   SUBSCRIPTION_DISABLED: { status: 409, title: 'The service disabled this subscription' },
   SUBSCRIPTION_LIMIT_REACHED: { status: 409, title: 'The owner has as many subscriptions as it may' },
   EXPORT_ALREADY_IN_PROGRESS: { status: 409, title: 'The company already has a pending or in_progress export job' },
+  EVENT_CURSOR_EXPIRED: { status: 410, title: 'The cursor points at events older than the retention' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   TOO_MANY_ITEMS: { status: 413, title: 'The request names too many items' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body must be JSON' },

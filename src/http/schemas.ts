@@ -82,6 +82,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'The token lacks the scope, or does not list the company',
   404: 'Not found (also when it belongs to another company)',
   409: 'Conflicts with the current state',
+  410: 'Gone: what it points at is older than the service keeps',
   413: 'The request body is too large',
   415: 'The request body is not JSON',
   422: 'The change is not possible in the current state',

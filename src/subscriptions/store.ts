@@ -196,6 +196,7 @@ export async function stopSubscriptionsOf(
 /** What the operations on a reached subscription decide by: who may act (its types), and whether it is stopped. */
 export interface ReachedSubscription {
   eventTypes: string[];
+  status: SubscriptionStatus;
   /** Why the service stopped it, or null. */
   statusReason: StatusReason | null;
 }
@@ -212,7 +213,7 @@ export async function subscriptionInReach(
   options: { lock?: 'FOR UPDATE' | 'FOR SHARE' } = {},
 ): Promise<ReachedSubscription | undefined> {
   const [row] = await db.query<ReachedSubscription>(
-    `SELECT event_types AS "eventTypes", status_reason AS "statusReason" FROM subscriptions
+    `SELECT event_types AS "eventTypes", status, status_reason AS "statusReason" FROM subscriptions
      WHERE id = $1 AND ${withinReach('$2', '$3')}${options.lock ? ` ${options.lock}` : ''}`,
     [id, reach.owner, reach.companies],
   );

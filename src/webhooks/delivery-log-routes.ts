@@ -73,6 +73,13 @@ const RecoverBody = Type.Object({
   until: Type.Optional(TimestampInput('Messages created before this time; now by default')),
 });
 
+const TestEventBody = Type.Object({
+  eventType: Type.String({
+    description: "One of the subscription's event types",
+    examples: ['v1.account.updated'],
+  }),
+});
+
 const RecoverySchema = Type.Object(
   {
     id: Uuid('The recovery'),
@@ -256,6 +263,32 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
         until: until ?? null,
       });
       return reply.status(202).send({ data: recovery });
+    },
+  );
+
+  app.post(
+    '/v1/subscriptions/:subscriptionId(^[^:/]+)::test',
+    {
+      config,
+      schema: {
+        operationId: 'sendTestEvent',
+        security: securityOf('manage'),
+        summary: 'Send a test event to a subscription',
+        description:
+          "Records an event of one of the subscription's types, with the example data GET /v1/event-types shows, and queues it for this subscription alone: the workers sign and send it now, and it is in the delivery log like any message. The event belongs to no company, so no other subscription gets it and no feed lists it. 409 while the subscription is INACTIVE.",
+        tags,
+        params: SubscriptionParams,
+        body: TestEventBody,
+        response: {
+          202: Type.Object({ data: MessageSchema }, { description: 'Queued' }),
+          ...errorResponses(404, 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { subscriptionId } = request.params;
+      const message = await operations.sendTestEvent(db, request.principal, subscriptionId, request.body.eventType);
+      return reply.status(202).send({ data: message });
     },
   );
 

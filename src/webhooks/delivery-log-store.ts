@@ -135,3 +135,19 @@ export async function resendMessage(
   await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, messageId]);
   return findMessage(tx, subscriptionId, messageId);
 }
+
+/**
+ * Queues the event for this subscription alone, due now, and wakes the workers: a test event, which
+ * no other subscription's fan-out reaches. Answers the message as the delivery log shows it.
+ */
+export async function insertTestMessage(tx: Queryable, subscriptionId: string, eventId: string): Promise<MessageView> {
+  const [row] = await tx.query<{ id: string }>(
+    'INSERT INTO messages (id, subscription_id, event_id) VALUES (new_message_id(), $1, $2) RETURNING id',
+    [subscriptionId, eventId],
+  );
+  if (!row) throw new Error('no message inserted');
+  await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, row.id]);
+  const message = await findMessage(tx, subscriptionId, row.id);
+  if (!message) throw new Error('the inserted message is not found');
+  return message;
+}

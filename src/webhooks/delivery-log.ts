@@ -11,7 +11,9 @@ import { assertRight, type SubscriptionRight } from '../subscriptions/rights.ts'
 import { type ReachedSubscription, type StatusReason, subscriptionInReach } from '../subscriptions/store.ts';
 import * as store from './delivery-log-store.ts';
 import type { EventPayload } from './event-payload.ts';
+import { type EventType, findEventType } from './event-types.ts';
 import { type HealthView, readHealth } from './health-store.ts';
+import { recordEvent } from './record-event.ts';
 import { insertRecovery, type RecoveryView } from './recovery-store.ts';
 
 /** The subscription, once it is within reach (else 404) and the token holds `right` over its event types (else 403). */
@@ -137,4 +139,38 @@ export async function recoverMessages(
     throw validationError([{ path: '/until', message: 'must be after since', in: 'body' }]);
   }
   return recovery;
+}
+
+/**
+ * 202: an event of `eventType` with its registry example as data is recorded and queued for this
+ * subscription only, and sent now by the workers like any message (signed, retried, in the log).
+ * It has no company and no owner, so no other subscription gets it and no feed shows it. 409 while
+ * the subscription is INACTIVE: it would test nothing the subscription receives.
+ */
+export async function sendTestEvent(
+  db: Database,
+  principal: Principal,
+  subscriptionId: string,
+  eventType: string,
+): Promise<store.MessageView> {
+  return db.transaction(async (tx) => {
+    const action = 'Sending a test event';
+    const subscription = await assertOwnSubscription(tx, principal, subscriptionId, 'manage', action, 'FOR SHARE');
+    const definition = findEventType(eventType);
+    if (!definition || !subscription.eventTypes.includes(eventType)) {
+      const message = `must be one of the subscription's event types: ${subscription.eventTypes.join(', ')}`;
+      throw validationError([{ path: '/eventType', message, in: 'body' }]);
+    }
+    assertNotStopped(subscription.statusReason, 'send a test event');
+    if (subscription.status !== 'ACTIVE') {
+      throw new ApiError('SUBSCRIPTION_DISABLED', 'The subscription is INACTIVE: make it ACTIVE with a PUT first');
+    }
+    const event = await recordEvent(tx, {
+      eventType: definition.type as EventType,
+      companyId: null,
+      data: definition.exampleData,
+      ...(definition.examplePreviousAttributes && { previousAttributes: definition.examplePreviousAttributes }),
+    });
+    return store.insertTestMessage(tx, subscriptionId, event.eventId);
+  });
 }

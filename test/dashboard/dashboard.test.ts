@@ -399,4 +399,22 @@ describe('the dashboard in a browser', { timeout: 180_000 }, () => {
     await rows.nth(24).waitFor();
     assert.equal(await rows.first().getAttribute('data-attempt'), '40');
   });
+  it('sends a test event to the subscription and shows its message delivered', async () => {
+    const arrived = f.receiver.requests.length;
+    await page.goto(`${f.url}#/subscriptions/${subscriptionId}`);
+    const card = page.getByRole('region', { name: 'Send a test event' });
+    await card.getByRole('combobox', { name: 'Event type' }).selectOption('v1.export-job.created');
+    await card.getByRole('button', { name: 'Send test event' }).click();
+    const link = page.getByTestId('test-event-sent').getByRole('link');
+    await link.waitFor();
+    const testMessageId = await text(link);
+    assert.match(testMessageId, /^msg_[a-z2-7]{26}$/);
+    // The list shows it at once, and it is delivered by the worker like any message.
+    await page.locator(`[data-message="${testMessageId}"]`).waitFor();
+    await shot('test-event');
+    await link.click();
+    await page.getByTestId('message-status').filter({ hasText: 'delivered' }).waitFor();
+    const delivered = f.receiver.requests.slice(arrived).find((r) => r.headers['webhook-id'] === testMessageId);
+    assert.equal(JSON.parse(delivered?.body ?? '{}').payload.eventType, 'v1.export-job.created');
+  });
 });

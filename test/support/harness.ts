@@ -81,6 +81,7 @@ export async function startTestApp(
       | 'exportJobTtlSeconds'
       | 'webhookAllowPrivateTargets'
       | 'webhookMaxSubscriptionsPerTenant'
+      | 'webhookRetentionMs'
       | 'verifyToken'
       | 'rateLimits'
       | 'trustProxy'

@@ -81,6 +81,8 @@ export function messageList(subscriptionId) {
   );
   return {
     element,
+    /** Loads the page shown again now, instead of at the next refresh. */
+    refresh: () => void load(),
     stop() {
       stopped = true;
       stopRefresh();

@@ -8,6 +8,7 @@ import { whileVisible } from './live.js';
 import { messageList, REFRESH_MS } from './message-list.js';
 import { problemBlock } from './problem.js';
 import { secretPanel } from './secret-panel.js';
+import { testEventPanel } from './test-event-panel.js';
 
 /**
  * @param {HTMLElement} root
@@ -21,11 +22,14 @@ export function subscriptionView(root, [id]) {
     h('h2', { id: 'health-title' }, 'Delivery health'),
   );
   const messages = messageList(id);
+  // Filled once the subscription, and so its event types, is loaded.
+  const testEvent = h('div');
   render(
     root,
     breadcrumbs(['Subscriptions', '#/subscriptions'], 'Subscription'),
     top,
     healthCard,
+    testEvent,
     messages.element,
     h('div', { class: 'grid' }, secretPanel(id), recoverPanel(id)),
   );
@@ -34,7 +38,9 @@ export function subscriptionView(root, [id]) {
   async function load() {
     try {
       const { data } = await api('GET', `v1/subscriptions/${id}`);
-      if (!left) render(top, summary(data));
+      if (left) return;
+      render(top, summary(data));
+      render(testEvent, testEventPanel(id, data.eventTypes, messages.refresh));
     } catch (problem) {
       if (!left) render(top, heading('Subscription'), problemBlock(problem, load));
     }

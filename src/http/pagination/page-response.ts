@@ -32,7 +32,7 @@ interface PageInfo {
   hasPreviousPage: boolean;
   startCursor?: string;
   endCursor?: string;
-  total: number;
+  total?: number;
 }
 
 function toPageInfo(page: Page, request: PageRequest): PageInfo {
@@ -43,7 +43,7 @@ function toPageInfo(page: Page, request: PageRequest): PageInfo {
     hasPreviousPage: page.hasPreviousPage,
     ...(first && { startCursor: encodeCursor(request.fingerprint, first) }),
     ...(last && { endCursor: encodeCursor(request.fingerprint, last) }),
-    total: page.total,
+    ...(page.total !== undefined && { total: page.total }),
   };
 }
 
