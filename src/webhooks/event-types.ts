@@ -82,7 +82,7 @@ function exportJobEvent<V extends string>(verb: V, when: string, status: string,
     dataSchema: ExportJobSchema,
     exampleData: { ...examples.EXPORT_JOB_EXAMPLE, status },
     examplePreviousAttributes: changesExisting
-      ? { status: previousStatus, lastUpdatedAt: '2026-01-15T09:29:00.000Z' }
+      ? { status: previousStatus, lastUpdatedAt: '2026-01-15T09:10:00.000Z', expiresIn: 2400 }
       : null,
     description: `An export job ${when}; data is the job as GET answers it${changesExisting ? ', previousAttributes the changed fields before' : ''}.`,
   } as const;

@@ -70,6 +70,9 @@ describe('fan-out', { timeout: 20_000 }, () => {
 
 describe('database wake-up', { timeout: 20_000 }, () => {
   it('hears a committed event on the events channel, not a rolled-back one, and stops when asked', async () => {
+    // Only an event that made a message wakes the workers: the company has a subscriber.
+    const company = randomUUID();
+    await insertSubscription(db, { endpointUrl: URL, companies: [company] });
     // On PostgreSQL other test files notify the same channel of the same database: look for ours only.
     const heard = new Set<string>();
     let expected = '';
@@ -81,7 +84,7 @@ describe('database wake-up', { timeout: 20_000 }, () => {
     let rolledBack = '';
     await db
       .transaction(async (tx) => {
-        rolledBack = (await recordEvent(tx, { eventType: EVENT_TYPE, companyId: randomUUID(), data: {} })).eventId;
+        rolledBack = (await recordEvent(tx, { eventType: EVENT_TYPE, companyId: company, data: {} })).eventId;
         throw new Error('rolled back');
       })
       .catch(() => {});
@@ -89,7 +92,7 @@ describe('database wake-up', { timeout: 20_000 }, () => {
       resolveHeard = resolve;
     });
     const committed = db.transaction(async (tx) => {
-      const event = await recordEvent(tx, { eventType: EVENT_TYPE, companyId: randomUUID(), data: {} });
+      const event = await recordEvent(tx, { eventType: EVENT_TYPE, companyId: company, data: {} });
       expected = event.eventId;
       return event;
     });
@@ -98,9 +101,35 @@ describe('database wake-up', { timeout: 20_000 }, () => {
     assert.ok(heard.has(eventId));
     assert.ok(rolledBack && !heard.has(rolledBack));
     await unlisten();
-    const later = await emitEvent(db, randomUUID());
+    const later = await emitEvent(db, company);
     // A NOTIFY sent after unlisten would arrive with the next round trip; make one.
     await db.query('SELECT 1');
     assert.ok(!heard.has(later.eventId));
+  });
+
+  it('is not sent for events no subscription takes: a company without subscribers wakes no worker', async () => {
+    const heard = new Set<string>();
+    let expected = '';
+    let resolveHeard: (() => void) | undefined;
+    const arrived = new Promise<void>((resolve) => {
+      resolveHeard = resolve;
+    });
+    const unlisten = await db.listen(EVENTS_CHANNEL, (payload) => {
+      heard.add(payload);
+      if (payload === expected) resolveHeard?.();
+    });
+    try {
+      const unheard = await emitEvent(db, randomUUID());
+      const company = randomUUID();
+      await insertSubscription(db, { endpointUrl: URL, companies: [company] });
+      const sent = await emitEvent(db, company);
+      expected = sent.eventId;
+      if (heard.has(expected)) resolveHeard?.();
+      // Notifications arrive in commit order: once the second is heard, the first would have been.
+      await arrived;
+      assert.ok(!heard.has(unheard.eventId));
+    } finally {
+      await unlisten();
+    }
   });
 });
