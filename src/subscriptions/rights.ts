@@ -55,13 +55,15 @@ export function unreadableEventTypes(principal: Principal): string[] {
 }
 
 /**
- * The OpenAPI security requirement of a route that needs `right`: the scopes of the registry's event
- * types, under each way to authenticate. The operation checks those of the subscription's own types.
+ * The OpenAPI security requirements of a route that needs `right`: one alternative per scope set of
+ * the registry's resource types (any one of them, under each way to authenticate). The operation
+ * checks those of the subscription's own types; an operational type needs none and adds nothing.
  */
 export function securityOf(right: SubscriptionRight): Record<string, string[]>[] {
-  const scopes = scopesFor(
-    EVENT_TYPES.map((definition) => definition.type),
-    right,
-  );
-  return scopeSecurity(scopes);
+  const sets = new Map<string, string[]>();
+  for (const definition of EVENT_TYPES) {
+    const scopes = scopesFor([definition.type], right);
+    if (scopes.length > 0) sets.set(scopes.join(' '), scopes);
+  }
+  return [...sets.values()].flatMap((scopes) => scopeSecurity(scopes));
 }

@@ -240,6 +240,7 @@ describe('the dashboard in a browser', { timeout: 180_000 }, () => {
     await page.getByRole('link', { name: 'New subscription' }).click();
     await page.getByRole('textbox', { name: 'Endpoint URL' }).fill(`${f.receiver.url}/second`);
     await page.getByRole('textbox', { name: 'Custom headers' }).fill('x-receiver-key: abc123');
+    await page.getByRole('checkbox', { name: /^v1\.export-job\.created / }).check();
     await shot('subscription-form');
     await page.getByRole('button', { name: 'Create subscription' }).click();
     await page.getByRole('heading', { name: `${f.receiver.url}/second` }).waitFor();
@@ -271,7 +272,9 @@ describe('the dashboard in a browser', { timeout: 180_000 }, () => {
     await page.getByRole('heading', { name: 'v1.export-job.created' }).waitFor();
     await page.getByText('Go · standardwebhooks').click();
     assert.match(await text(page.getByTestId('verify-code')), /standardwebhooks\.NewWebhook/);
-    await page.getByText('Example notification body').click();
+    await page.getByRole('region', { name: 'v1.export-job.created' }).getByText('Example notification body').click();
+    await page.getByRole('heading', { name: 'v1.subscription.disabled' }).waitFor();
+    await page.getByText('Needs no scope · version v1').waitFor();
     await shot('event-types');
   });
 
