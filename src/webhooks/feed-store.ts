@@ -9,6 +9,7 @@ import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { PAGE_BYTE_BUDGET } from '../db/page-statement.ts';
 import { SqlParams } from '../db/sql-params.ts';
 import { EVENT_PAYLOAD_COLUMNS, type EventPayload, type EventPayloadRow, toEventPayload } from './event-payload.ts';
+import { firstTransactionIdSince } from './transaction-watermarks.ts';
 
 export interface FeedFilters {
   companyId: string;
@@ -71,7 +72,12 @@ function scanStatement(filters: FeedFilters, scan: Scan, params: SqlParams): str
     `e.company_id = ${params.add(filters.companyId)}::uuid`,
     'e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())',
   ];
-  if (filters.createdAfter !== null) common.push(`e.created_at >= ${params.add(filters.createdAfter)}::timestamptz`);
+  if (filters.createdAfter !== null) {
+    const after = `${params.add(filters.createdAfter)}::timestamptz`;
+    common.push(`e.created_at >= ${after}`);
+    // Where the window's events can start in the order, so the scan skips the history before it.
+    common.push(`e.transaction_id >= ${firstTransactionIdSince(after)}`);
+  }
   if (filters.createdBefore !== null) common.push(`e.created_at < ${params.add(filters.createdBefore)}::timestamptz`);
   if (scan.bound) {
     const { cursor, backwards, inclusive } = scan.bound;

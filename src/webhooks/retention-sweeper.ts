@@ -8,6 +8,7 @@ import { type PeriodicSweep, startPeriodicSweep } from '../db/periodic-sweep.ts'
 import { deleteExpiredTrails } from '../subscriptions/activity-store.ts';
 import { deleteOldHourlyDeliveries, deleteOrphanedHealth } from './health-store.ts';
 import { deleteEndedMessages, deleteFinishedRecoveries, deleteUnneededEvents } from './retention-store.ts';
+import { deleteOldWatermarks, recordTransactionWatermark } from './transaction-watermarks.ts';
 
 export interface RetentionSweeperOptions {
   db: Database;
@@ -47,6 +48,9 @@ export function startRetentionSweeper(options: RetentionSweeperOptions): Periodi
 export async function sweepRetentionBatch(db: Database, retentionMs: number, batchSize: number): Promise<string[]> {
   const messages = await deleteEndedMessages(db, retentionMs, batchSize);
   if (messages.length === batchSize) return messages;
+  // Each sweep leaves the feed a watermark to start its time windows from, and prunes the old ones.
+  await recordTransactionWatermark(db);
+  await deleteOldWatermarks(db, retentionMs, batchSize);
   const events = await deleteUnneededEvents(db, retentionMs, batchSize);
   const trails = await deleteExpiredTrails(db, retentionMs, batchSize);
   const recoveries = await deleteFinishedRecoveries(db, retentionMs, batchSize);

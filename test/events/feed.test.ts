@@ -4,13 +4,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { Database } from '../../src/db/database.ts';
 import { EVENT_TYPES } from '../../src/webhooks/event-types.ts';
 import { listFeed } from '../../src/webhooks/feed-store.ts';
 import { type NewEvent, type RecordedEvent, recordEvents } from '../../src/webhooks/record-event.ts';
 import { startCompanyTestApp } from '../support/company-app.ts';
 import { TEST_DATABASE_URL } from '../support/database.ts';
-import { eventsOfCompany } from '../support/events.ts';
+import { eventsOfCompany, feedCaughtUp } from '../support/events.ts';
 import { insertSubscription, startReceiver, startTestWorker } from '../webhooks/delivery/fixtures.ts';
 
 const { t, company, token } = await startCompanyTestApp();
@@ -25,24 +24,6 @@ async function record(companyId: string, events: Event[]): Promise<RecordedEvent
       events.map((event) => ({ companyId, data: { id: randomUUID(), companyId }, ...event })),
     ),
   );
-}
-
-/**
- * Resolves once every transaction that started before now has ended, anywhere on the server (other
- * test files share PostgreSQL): then the feed shows every event committed so far.
- */
-async function feedCaughtUp(db: Database): Promise<void> {
-  const [{ next }] = (await db.query<{ next: string }>('SELECT pg_current_xact_id()::text AS next')) as [
-    { next: string },
-  ];
-  for (;;) {
-    const [row] = await db.query<{ done: boolean }>(
-      'SELECT pg_snapshot_xmin(pg_current_snapshot()) > $1::xid8 AS done',
-      [next],
-    );
-    if (row?.done) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 async function feed(query: string, as = token) {

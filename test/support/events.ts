@@ -26,3 +26,21 @@ export async function eventsDuring(
   await change();
   return (await eventsOfCompany(db, companyId)).slice(before);
 }
+
+/**
+ * Resolves once every transaction that started before now has ended, anywhere on the server (other
+ * test files share PostgreSQL): then the feed shows every event committed so far.
+ */
+export async function feedCaughtUp(db: Database): Promise<void> {
+  const [{ next }] = (await db.query<{ next: string }>('SELECT pg_current_xact_id()::text AS next')) as [
+    { next: string },
+  ];
+  for (;;) {
+    const [row] = await db.query<{ done: boolean }>(
+      'SELECT pg_snapshot_xmin(pg_current_snapshot()) > $1::xid8 AS done',
+      [next],
+    );
+    if (row?.done) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
