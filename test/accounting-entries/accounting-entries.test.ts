@@ -3,38 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { startCompanyTestApp } from '../support/company-app.ts';
 import { itEnforcesAccess } from '../support/security.ts';
+import { entryFixtures } from './fixtures.ts';
 
 const { t, company, token } = await startCompanyTestApp();
-let accountId: string;
-
-async function createAccount(companyId = company, as = token): Promise<string> {
-  const response = await t.request('POST', '/v1-beta/accounts', {
-    token: as,
-    body: { companyId, externalId: randomUUID(), name: 'Bank charges', archived: false },
-  });
-  assert.equal(response.status, 201, response.text);
-  return response.body.data.id;
-}
-
-before(async () => {
-  accountId = await createAccount();
-});
-
-const newEntry = (fields: Record<string, unknown> = {}) => ({
-  companyId: company,
-  accountId,
-  amount: '-12.50',
-  currency: 'EUR',
-  date: '2026-11-22',
-  description: 'Card fee',
-  ...fields,
-});
-
-async function create(fields: Record<string, unknown> = {}) {
-  const response = await t.request('POST', '/v1-beta/accounting-entries', { token, body: newEntry(fields) });
-  assert.equal(response.status, 201, response.text);
-  return response.body.data;
-}
+const { createAccount, newEntry, createEntry: create } = entryFixtures({ t, company, token });
 
 const paths = (body: { errors: { path: string }[] }) => body.errors.map((e) => e.path).sort();
 

@@ -2,41 +2,13 @@
 // each recorded with its change; entries are never changed.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
+import { entryFixtures } from '../accounting-entries/fixtures.ts';
 import { startCompanyTestApp } from '../support/company-app.ts';
 import { eventsDuring } from '../support/events.ts';
 
 const { t, company, token, freshCompany } = await startCompanyTestApp();
-let accountId: string;
-
-async function createAccount(companyId = company, as = token): Promise<string> {
-  const response = await t.request('POST', '/v1-beta/accounts', {
-    token: as,
-    body: { companyId, externalId: randomUUID(), name: 'Bank charges', archived: false },
-  });
-  assert.equal(response.status, 201, response.text);
-  return response.body.data.id;
-}
-
-before(async () => {
-  accountId = await createAccount();
-});
-
-const newEntry = (fields: Record<string, unknown> = {}) => ({
-  companyId: company,
-  accountId,
-  amount: '-12.50',
-  currency: 'EUR',
-  date: '2026-11-22',
-  description: 'Card fee',
-  ...fields,
-});
-
-async function createEntry(fields: Record<string, unknown> = {}) {
-  const response = await t.request('POST', '/v1-beta/accounting-entries', { token, body: newEntry(fields) });
-  assert.equal(response.status, 201, response.text);
-  return response.body.data;
-}
+const { createAccount, newEntry, createEntry } = entryFixtures({ t, company, token });
 
 async function getEntry(id: string) {
   const response = await t.request('GET', `/v1-beta/accounting-entries/${id}`, { token });
