@@ -4,7 +4,7 @@
 // than every transaction still running (pg_snapshot_xmin): a transaction that commits late has the
 // smaller id, so it would otherwise land behind a cursor a reader already passed. Once no older
 // transaction runs, its events become visible where they sort, before the reader gets there.
-import type { Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { PAGE_BYTE_BUDGET } from '../db/page-statement.ts';
 import { SqlParams } from '../db/sql-params.ts';
@@ -50,6 +50,8 @@ export interface FeedPage {
 type FeedRow = EventPayloadRow & { transactionId: string; sequenceText: string; createdAt: string };
 
 interface Scan {
+  /** The smallest transaction id the window's events can have (a watermark), or null. */
+  firstTransactionId: string | null;
   /** Events after the bound (before it when `backwards`); inclusive of the bound's own event when asked. */
   bound?: { cursor: FeedCursor; backwards: boolean; inclusive: boolean };
   backwards: boolean;
@@ -67,17 +69,25 @@ const FEED_COLUMNS = `${EVENT_PAYLOAD_COLUMNS}, e.transaction_id::text AS "trans
  * those: a rare type is found without reading the company's other events, and a page costs at most
  * `limit` index entries per type.
  */
+/**
+ * For the rest of the transaction, scans read the feed's indexes in their order: the planner cannot
+ * know how many events lie past a cursor (the snapshot bound and the window multiply its guesses), and
+ * when it guessed few it fetched them all to sort them (a next page: 65 ms for 19,527 events instead
+ * of 0.2 ms for 101).
+ */
+const IN_FEED_ORDER_ONLY = `SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
+  set_config('enable_seqscan', 'off', true)`;
+
 function scanStatement(filters: FeedFilters, scan: Scan, params: SqlParams): string {
   const common = [
     `e.company_id = ${params.add(filters.companyId)}::uuid`,
     'e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())',
   ];
-  if (filters.createdAfter !== null) {
-    const after = `${params.add(filters.createdAfter)}::timestamptz`;
-    common.push(`e.created_at >= ${after}`);
-    // Where the window's events can start in the order, so the scan skips the history before it.
-    common.push(`e.transaction_id >= ${firstTransactionIdSince(after)}`);
-  }
+  if (filters.createdAfter !== null) common.push(`e.created_at >= ${params.add(filters.createdAfter)}::timestamptz`);
+  // Where the window's events can start in the order, so the scan skips the history before it. A
+  // value, not a subquery: the planner then knows how many events lie after it, and walks the index
+  // in order instead of fetching all of them to sort (a next page took 70 ms that way).
+  if (scan.firstTransactionId !== null) common.push(`e.transaction_id >= ${params.add(scan.firstTransactionId)}::xid8`);
   if (filters.createdBefore !== null) common.push(`e.created_at < ${params.add(filters.createdBefore)}::timestamptz`);
   if (scan.bound) {
     const { cursor, backwards, inclusive } = scan.bound;
@@ -134,24 +144,32 @@ function cursorOf(row: FeedRow | undefined): FeedCursor | undefined {
  * and whether events lie beyond it on either side. No total: counting a company's million events
  * would cost every page.
  */
-export async function listFeed(db: Queryable, filters: FeedFilters, position: FeedPosition): Promise<FeedPage> {
+export async function listFeed(db: Database, filters: FeedFilters, position: FeedPosition): Promise<FeedPage> {
+  return db.transaction((tx) => readFeed(tx, filters, position));
+}
+
+/** listFeed within the caller's transaction, whose scans it confines to the feed's order. */
+export async function readFeed(tx: Queryable, filters: FeedFilters, position: FeedPosition): Promise<FeedPage> {
   const cursor = position.before ?? position.after;
   const backwards = position.before !== undefined;
-  const [rows, nearSide] = await Promise.all([
-    scanFeed(db, filters, {
-      bound: cursor && { cursor, backwards, inclusive: false },
-      backwards,
-      limit: position.limit + 1,
-    }),
-    // An event at or behind the cursor (its own, unless retention deleted it) means a page lies there.
-    cursor
-      ? scanFeed(db, filters, {
-          bound: { cursor, backwards: !backwards, inclusive: true },
-          backwards: !backwards,
-          limit: 1,
-        })
-      : [],
-  ]);
+  await tx.query(IN_FEED_ORDER_ONLY);
+  const firstTransactionId =
+    filters.createdAfter === null ? null : await firstTransactionIdSince(tx, filters.createdAfter);
+  const rows = await scanFeed(tx, filters, {
+    firstTransactionId,
+    bound: cursor && { cursor, backwards, inclusive: false },
+    backwards,
+    limit: position.limit + 1,
+  });
+  // An event at or behind the cursor (its own, unless retention deleted it) means a page lies there.
+  const nearSide = cursor
+    ? await scanFeed(tx, filters, {
+        firstTransactionId,
+        bound: { cursor, backwards: !backwards, inclusive: true },
+        backwards: !backwards,
+        limit: 1,
+      })
+    : [];
   const page = withinByteBudget(rows.slice(0, position.limit));
   const more = rows.length > page.length;
   const items = page.map((row) => ({ payload: toEventPayload(row), createdAt: row.createdAt }));

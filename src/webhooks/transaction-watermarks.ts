@@ -26,10 +26,14 @@ export async function deleteOldWatermarks(db: Queryable, retentionMs: number, ba
 }
 
 /**
- * An SQL expression: the smallest transaction id an event created at or after the timestamp `at`
- * (an SQL expression) can have, from the latest watermark at or before it; '0' without one.
+ * The smallest transaction id an event created at or after `at` can have, from the latest watermark
+ * at or before it; null without one.
  */
-export function firstTransactionIdSince(at: string): string {
-  return `COALESCE((SELECT w.next_transaction_id FROM transaction_watermarks w WHERE w.recorded_at <= ${at}
-    ORDER BY w.recorded_at DESC LIMIT 1), '0'::xid8)`;
+export async function firstTransactionIdSince(db: Queryable, at: string): Promise<string | null> {
+  const [row] = await db.query<{ id: string }>(
+    `SELECT next_transaction_id::text AS id FROM transaction_watermarks WHERE recorded_at <= $1::timestamptz
+     ORDER BY recorded_at DESC LIMIT 1`,
+    [at],
+  );
+  return row?.id ?? null;
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { EVENT_TYPES } from '../../src/webhooks/event-types.ts';
-import { listFeed } from '../../src/webhooks/feed-store.ts';
+import { listFeed, readFeed } from '../../src/webhooks/feed-store.ts';
 import { type NewEvent, type RecordedEvent, recordEvents } from '../../src/webhooks/record-event.ts';
 import { startCompanyTestApp } from '../support/company-app.ts';
 import { TEST_DATABASE_URL } from '../support/database.ts';
@@ -319,7 +319,7 @@ describe('a transaction that commits late', () => {
     const filters = { companyId, eventTypes: null, createdAfter: null, createdBefore: null };
     const inside = await t.db.transaction(async (tx) => {
       await recordEvents(tx, [{ eventType: 'v1.account.created', companyId, data: {} }]);
-      return listFeed(tx, filters, { limit: 10 });
+      return readFeed(tx, filters, { limit: 10 });
     });
     assert.deepEqual(inside.items, []);
     await feedCaughtUp(t.db);
