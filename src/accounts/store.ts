@@ -6,7 +6,7 @@ import type { Queryable } from '../db/database.ts';
 import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PagePosition } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
-import { NOTIFY_WORKERS, recordingEventsOf } from '../webhooks/record-event.ts';
+import { FIRST_SENT_EVENT, recordingEventsOf, wakeWorkers } from '../webhooks/record-event.ts';
 import { excludedAccountIds, notAssignedConditions } from './assigned-accounts.ts';
 import type { Account } from './schemas.ts';
 
@@ -70,14 +70,14 @@ const INSERT_ACCOUNT = `WITH inserted AS (
     RETURNING ${JSON_COLUMNS}
   ), ${recordingEventsOf(`SELECT 'v1.account.created' AS event_type, "companyId" AS company_id, NULL AS owner,
     json::jsonb AS data, NULL::jsonb AS previous_attributes, 1 AS position FROM inserted`)}
-  SELECT id, "companyId", json, ${NOTIFY_WORKERS} AS notified FROM inserted`;
+  SELECT id, "companyId", json, ${FIRST_SENT_EVENT} AS "sentEventId" FROM inserted`;
 
 /**
  * Inserts the account and records its v1.account.created, or returns undefined and records nothing
  * when its (companyId, externalId) is taken.
  */
 export async function insertAccount(db: Queryable, account: NewAccount): Promise<AccountJson | undefined> {
-  const [row] = await db.query<AccountJson>(
+  const [row] = await db.query<AccountJson & { sentEventId: string | null }>(
     INSERT_ACCOUNT,
     [
       account.companyId,
@@ -91,6 +91,7 @@ export async function insertAccount(db: Queryable, account: NewAccount): Promise
     ],
     { reusePlan: true },
   );
+  wakeWorkers(db, row?.sentEventId);
   return row && { id: row.id, companyId: row.companyId, json: row.json };
 }
 

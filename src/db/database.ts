@@ -27,6 +27,13 @@ export interface Queryable {
   ): Promise<Row[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * NOTIFY `channel` once the work this is part of has committed: at the transaction's commit, and
+   * never for one rolled back; outside a transaction, at once. Only for a channel whose listeners
+   * wake up and look: notifications asked for while one is on its way are sent as one, with the
+   * last payload (after-commit-notify.ts).
+   */
+  notifyAfterCommit(channel: string, payload: string): void;
 }
 
 export interface Database extends Queryable {

@@ -3,6 +3,7 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Config } from '../config.ts';
+import { coalescedNotifier, notificationsOfTransaction } from './after-commit-notify.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { createWriteRefusalMemory, type Database, type QueryOptions } from './database.ts';
 import { guardEngine } from './pglite-engine-guard.ts';
@@ -86,18 +87,28 @@ export async function openPglite(
     });
   };
 
+  const notify = coalescedNotifier((channel, payload) => queryOutside('SELECT pg_notify($1, $2)', [channel, payload]));
+
   return {
     kind: 'pglite',
     query: queryOutside,
     exec: (sql) => exclusively(async () => void (await pg.exec(sql))),
+    notifyAfterCommit: notify,
     transaction: async (work) => {
       await afterIo();
-      return exclusively(async () => {
+      const notifications = notificationsOfTransaction(notify);
+      const result = await exclusively(async () => {
         await withPgliteLocks(keptPlans.planEachCall);
         return pg.transaction((tx) =>
-          work({ query: (sql, params) => query(tx, sql, params), exec: async (sql) => void (await tx.exec(sql)) }),
+          work({
+            query: (sql, params) => query(tx, sql, params),
+            exec: async (sql) => void (await tx.exec(sql)),
+            notifyAfterCommit: notifications.add,
+          }),
         );
       });
+      notifications.commit();
+      return result;
     },
     listen: async (channel, onNotify) => {
       const unlisten = await pg.listen(channel, onNotify);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { coalescedNotifier, notificationsOfTransaction } from './after-commit-notify.ts';
 import { keepFreedMemory } from './backend-memory.ts';
 import {
   createWriteRefusalMemory,
@@ -53,13 +54,14 @@ export async function openPostgres(
   options: { schema?: string; connectTimeoutMs?: number } = {},
 ): Promise<Database> {
   const searchPath = options.schema ? `${options.schema},public` : undefined;
-  const connectionFor = (planCacheMode: string) => ({
+  const connectionFor = (planCacheMode: string, ...settings: string[]) => ({
     connectionString: url,
     connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     options: [
       '-c TimeZone=UTC',
       `-c plan_cache_mode=${planCacheMode}`,
       searchPath ? `-c search_path=${searchPath}` : '',
+      ...settings,
     ]
       .join(' ')
       .trim(),
@@ -70,10 +72,18 @@ export async function openPostgres(
   const keepingPlans = connectionFor('force_generic_plan');
   const reusing = new pg.Pool({ ...keepingPlans, ...poolOptions });
   const pipelined = openPipelinedConnection(keepingPlans, { onConnect: keepFreedMemory });
+  // The after-commit NOTIFYs (after-commit-notify.ts), one at a time, on a connection of their own.
+  // A NOTIFY is a transaction's commit; it need not wait for its WAL flush, since a NOTIFY lost to a
+  // crash only delays delivery until the workers poll.
+  const notifying = new pg.Pool({
+    ...connectionFor('force_custom_plan', '-c synchronous_commit=off'),
+    ...poolOptions,
+    max: 1,
+  });
   const listeners = new Set<PostgresListener>();
   // An idle connection that breaks is closed by its pool, which then emits its error here; an 'error'
   // event without a listener would end the process.
-  for (const pool of [planning, reusing]) pool.on('error', () => {});
+  for (const pool of [planning, reusing, notifying]) pool.on('error', () => {});
   if (options.schema) await createSchema(planning, options.schema);
 
   // Named statements skip the parse on every call after the first on a connection.
@@ -91,18 +101,26 @@ export async function openPostgres(
     }
   };
 
+  // On a connection of the planning pool: a NOTIFY commits, and waits for its WAL flush.
+  const notify = coalescedNotifier((channel, payload) =>
+    query(notifying, 'SELECT pg_notify($1, $2)', [channel, payload]),
+  );
+
   async function transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = (await planning.connect()) as pg.PoolClient & PoolConnection;
       // Why the connection is not to be used again, besides its own error (lostWith).
       let dropWith: Error | undefined;
+      const notifications = notificationsOfTransaction(notify);
       try {
         await client.query('BEGIN');
         const result = await work({
           query: (sql, params) => query(client, sql, params),
           exec: async (sql) => void (await client.query(sql)),
+          notifyAfterCommit: notifications.add,
         });
         await client.query('COMMIT');
+        notifications.commit();
         return result;
       } catch (error) {
         // A session that refuses writes (a standby, default_transaction_read_only) is closed too: the
@@ -129,6 +147,7 @@ export async function openPostgres(
       return query(pipelines ? pipelined : queryOptions?.reusePlan ? reusing : planning, sql, params);
     },
     exec: async (sql) => void (await planning.query(sql)),
+    notifyAfterCommit: notify,
     transaction,
     listen: async (channel, onNotify) => {
       const listener = await listenOnPostgres(connection, channel, onNotify);
@@ -145,7 +164,7 @@ export async function openPostgres(
     close: async () => {
       await Promise.all([...listeners].map((listener) => listener.stop()));
       listeners.clear();
-      await Promise.all([planning.end(), reusing.end(), pipelined.end()]);
+      await Promise.all([planning.end(), reusing.end(), notifying.end(), pipelined.end()]);
     },
   };
 }

@@ -132,7 +132,7 @@ export async function resendMessage(
     [messageId, subscriptionId],
   );
   if (updated.length === 0) return undefined;
-  await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, messageId]);
+  tx.notifyAfterCommit(EVENTS_CHANNEL, messageId);
   return findMessage(tx, subscriptionId, messageId);
 }
 
@@ -146,7 +146,7 @@ export async function insertTestMessage(tx: Queryable, subscriptionId: string, e
     [subscriptionId, eventId],
   );
   if (!row) throw new Error('no message inserted');
-  await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, row.id]);
+  tx.notifyAfterCommit(EVENTS_CHANNEL, row.id);
   const message = await findMessage(tx, subscriptionId, row.id);
   if (!message) throw new Error('the inserted message is not found');
   return message;

@@ -46,6 +46,9 @@ const RECORD_GIVEN = `recorded AS (
     RETURNING event_id
   )`;
 
+/** The first event of the statement's `fanned_out` that made a message, or null when none did. */
+export const FIRST_SENT_EVENT = '(SELECT min(event_id::text) FROM fanned_out)';
+
 // One statement for any number of events, given as a JSON array of NewEvent.
 const RECORD_EVENTS = `WITH given AS (
     SELECT item->>'eventType' AS event_type, (item->>'companyId')::uuid AS company_id, item->>'owner' AS owner,
@@ -54,27 +57,32 @@ const RECORD_EVENTS = `WITH given AS (
   ), ${RECORD_GIVEN}
   SELECT id AS "eventId", event_type AS "eventType", sequence::float8 AS sequence,
     ${isoTimestamp('created_at')} AS "createdAt",
-    (SELECT min(event_id::text) FROM fanned_out) AS "firstSentEventId"
+    ${FIRST_SENT_EVENT} AS "firstSentEventId"
   FROM recorded ORDER BY sequence`;
 
 /**
  * For a change written in one statement with its events, where a round trip counts (an account's
  * create): the CTEs that record the events a CTE `given` of the caller lists, as recordEvents does
  * (`given`'s columns: event_type, company_id, owner, data, previous_attributes, position). The
- * statement's select list then takes NOTIFY_WORKERS. One statement is atomic without a transaction.
+ * statement's select list then takes FIRST_SENT_EVENT, and its caller hands that to wakeWorkers.
+ * One statement is atomic without a transaction.
  */
 export function recordingEventsOf(given: string): string {
   return `given AS (${given}), ${RECORD_GIVEN}`;
 }
 
-/** NOTIFYs the workers once when the statement's `fanned_out` made a message; null either way. */
-export const NOTIFY_WORKERS = `(SELECT pg_notify('${EVENTS_CHANNEL}', min(event_id::text)) FROM fanned_out
-  HAVING count(*) > 0)`;
+/**
+ * Wakes the delivery workers once the change that made messages commits: when `sentEventId` (a
+ * FIRST_SENT_EVENT) is not null. Never for a rolled-back change. A wake-up lost to a crash only
+ * delays delivery until the workers poll.
+ */
+export function wakeWorkers(db: Queryable, sentEventId: string | null | undefined): void {
+  if (sentEventId) db.notifyAfterCommit(EVENTS_CHANNEL, sentEventId);
+}
 
 /**
- * Inserts the events and their messages in one statement, then, when any message was made, NOTIFYs
- * the workers once. NOTIFY is transactional: listeners hear it at commit, and never for a rolled-back
- * change. A missed notification only delays delivery until the worker polls.
+ * Inserts the events and their messages in one statement and, when any message was made, wakes the
+ * workers once the transaction commits.
  */
 export async function recordEvents(tx: Queryable, events: readonly NewEvent[]): Promise<RecordedEvent[]> {
   if (events.length === 0) return [];
@@ -84,8 +92,7 @@ export async function recordEvents(tx: Queryable, events: readonly NewEvent[]): 
   const rows = await tx.query<RecordedEvent & { firstSentEventId: string | null }>(RECORD_EVENTS, [
     JSON.stringify(events),
   ]);
-  const sent = rows[0]?.firstSentEventId ?? null;
-  if (sent !== null) await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, sent]);
+  wakeWorkers(tx, rows[0]?.firstSentEventId);
   return rows.map(({ firstSentEventId: _, ...recorded }) => recorded);
 }
 

@@ -27,6 +27,7 @@ function heldDatabase(known: string[]) {
         statements.push({ ids, answer: () => resolve(rows as never[]), fail: reject });
       }),
     exec: async () => {},
+    notifyAfterCommit: () => {},
     afterPendingIo: (work) => void setImmediate(work),
   };
   return { db, statements };

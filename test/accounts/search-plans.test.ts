@@ -112,6 +112,7 @@ async function pageStatement(
       return db.query(sql, params, options);
     },
     exec: (sql) => db.exec(sql),
+    notifyAfterCommit: db.notifyAfterCommit,
   };
   await searchAccounts(catcher, filters, { sort: [{ key: sortKey, order: 'ASC' }], limit: 100 });
   assert.ok(caught, 'the search sent a statement');

@@ -101,10 +101,22 @@ describe('database wake-up', { timeout: 20_000 }, () => {
     assert.ok(heard.has(eventId));
     assert.ok(rolledBack && !heard.has(rolledBack));
     await unlisten();
-    const later = await emitEvent(db, company);
-    // A NOTIFY sent after unlisten would arrive with the next round trip; make one.
-    await db.query('SELECT 1');
-    assert.ok(!heard.has(later.eventId));
+    // A listener that stays hears the next event; the one that stopped must not have.
+    let witnessed: (() => void) | undefined;
+    let later = '';
+    const unwitness = await db.listen(EVENTS_CHANNEL, (payload) => {
+      if (payload === later) witnessed?.();
+    });
+    try {
+      const witnessedLater = new Promise<void>((resolve) => {
+        witnessed = resolve;
+      });
+      later = (await emitEvent(db, company)).eventId;
+      await witnessedLater;
+      assert.ok(!heard.has(later));
+    } finally {
+      await unwitness();
+    }
   });
 
   it('is not sent for events no subscription takes: a company without subscribers wakes no worker', async () => {
