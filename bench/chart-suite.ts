@@ -3,6 +3,8 @@
 // account, both from `clients` clients in parallel, on each database; then the latency of one batch
 // of 1,000 at a time (docs/decisions/chart-of-accounts-v1.md). The batched sync lasts about two
 // seconds, so it runs `batchRounds` times, each into an empty company, and counts by its median.
+// With `listeners`, each company has that many subscriptions to v1.account.created before its sync,
+// so each account created also records its event and their messages (docs/decisions/events.md).
 import { randomUUID } from 'node:crypto';
 import { mintToken } from '../src/auth/mint-token.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
@@ -23,6 +25,8 @@ export interface ChartSuiteSettings {
   latencyBatches: number;
   /** Times the chart is synced in batches, each into an empty company; the median counts. */
   batchRounds: number;
+  /** Subscriptions to v1.account.created in each company synced (the service makes their messages). */
+  listeners: number;
 }
 
 export interface ChartFigures {
@@ -50,6 +54,7 @@ export async function runChartSuite(
       AUTH_JWT_SECRET: settings.secret,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: String(2 ** 31),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     });
     try {
       const chart = (prefix: string) =>
@@ -62,8 +67,18 @@ export async function runChartSuite(
           metadata: { erp: { ref: `R-${i}` } },
         }));
       const send = sender(service.url, settings.secret);
+      const emptyCompany = async () => {
+        const company = randomUUID();
+        for (let i = 0; i < settings.listeners; i++) {
+          await send('/v1/subscriptions', company, {
+            eventTypes: ['v1.account.created'],
+            endpointUrl: `http://127.0.0.1:9/listener-${i}`,
+          });
+        }
+        return company;
+      };
 
-      const singleCompany = randomUUID();
+      const singleCompany = await emptyCompany();
       const singles = chart('single');
       const singleSeconds = await timed(() =>
         inParallel(singles, settings.clients, (item) =>
@@ -74,7 +89,7 @@ export async function runChartSuite(
 
       const batchRounds: number[] = [];
       for (let round = 0; round < settings.batchRounds; round++) {
-        const batchCompany = randomUUID();
+        const batchCompany = await emptyCompany();
         const batches = chunks(chart(`batch-${round}`), settings.batchSize);
         const seconds = await timed(() =>
           inParallel(batches, settings.clients, (items) =>
@@ -88,7 +103,7 @@ export async function runChartSuite(
 
       const latencies: number[] = [];
       for (let i = 0; i < settings.latencyBatches; i++) {
-        const company = randomUUID();
+        const company = await emptyCompany();
         const items = chart(`latency-${i}`).slice(0, settings.batchSize);
         latencies.push(
           1000 * (await timed(() => send('/v1/chart-of-accounts/batch', company, { companyId: company, items }))),
@@ -114,7 +129,10 @@ export async function runChartSuite(
 
 export function formatChartTable(
   figures: ChartFigures[],
-  settings: Pick<ChartSuiteSettings, 'chartAccounts' | 'clients' | 'batchSize' | 'latencyBatches' | 'batchRounds'>,
+  settings: Pick<
+    ChartSuiteSettings,
+    'chartAccounts' | 'clients' | 'batchSize' | 'latencyBatches' | 'batchRounds' | 'listeners'
+  >,
 ): string {
   const lines = figures.map(
     (f) =>
@@ -123,7 +141,8 @@ export function formatChartTable(
   );
   return [
     `Sync of a ${settings.chartAccounts.toLocaleString('en')}-account chart, ${settings.clients} clients, in batches ${settings.batchRounds} times; ` +
-      `then ${settings.latencyBatches} batches of ${settings.batchSize} one at a time`,
+      `then ${settings.latencyBatches} batches of ${settings.batchSize} one at a time` +
+      (settings.listeners > 0 ? `; ${settings.listeners} subscriptions to v1.account.created in each company` : ''),
     '| database | single creates | batches: median (each sync) | batch speed-up | one batch p50 / p99 / max |',
     '|---|---|---|---|---|',
     ...lines,
@@ -136,7 +155,12 @@ function sender(url: string, secret: string) {
   return async (path: string, company: string, body: unknown): Promise<void> => {
     let token = tokens.get(company);
     if (!token) {
-      token = mintToken(secret, { subject: randomUUID(), companies: [company], scope: 'accounts:write', ttl: '1d' });
+      token = mintToken(secret, {
+        subject: randomUUID(),
+        companies: [company],
+        scope: 'accounts:write contra-accounts:read',
+        ttl: '1d',
+      });
       tokens.set(company, token);
     }
     const response = await fetch(`${url}${path}`, {

@@ -31,7 +31,8 @@
 //                              them, messages recovered
 //   BENCH_DASHBOARD_MESSAGES=1000000, BENCH_DASHBOARD_SAMPLES=20  the dashboard suite
 //   BENCH_CHART_ACCOUNTS=20000, BENCH_CHART_CLIENTS=16, BENCH_CHART_LATENCY_BATCHES=100,
-//   BENCH_CHART_BATCH_ROUNDS=3  the chart suite (batched syncs, the median counts)
+//   BENCH_CHART_BATCH_ROUNDS=3, BENCH_CHART_LISTENERS=0  the chart suite (batched syncs, the median counts;
+//   subscriptions to v1.account.created in each company synced)
 //   BENCH_RETENTION=5s, BENCH_RETENTION_SECONDS=60, BENCH_RETENTION_EVENTS=100, BENCH_RETENTION_READS=200,
 //   BENCH_RETENTION_ROUNDS=2   the retention suite: WEBHOOK_RETENTION, timed seconds, events and reads per
 //                              second, runs of each (off and on alternate)
@@ -99,6 +100,7 @@ const settings = {
     clients: Number(env.BENCH_CHART_CLIENTS ?? 16),
     latencyBatches: Number(env.BENCH_CHART_LATENCY_BATCHES ?? 100),
     batchRounds: Number(env.BENCH_CHART_BATCH_ROUNDS ?? 3),
+    listeners: Number(env.BENCH_CHART_LISTENERS ?? 0),
   },
   retention: {
     retention: env.BENCH_RETENTION ?? '5s',
