@@ -5,6 +5,8 @@
 // times what its message did (docs/decisions/events.md, "Waking the workers"). Sent after commit,
 // the writes commit side by side, and the notifications sent while one is on its way become one.
 //
+// PostgreSQL only: on the embedded database every listener is in the process, and is called directly.
+//
 // A NOTIFY only wakes listeners, who also poll: one lost to a crash between commit and NOTIFY, or to
 // a failed statement, delays delivery until the next poll and loses nothing.
 

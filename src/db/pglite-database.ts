@@ -3,7 +3,7 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Config } from '../config.ts';
-import { coalescedNotifier, notificationsOfTransaction } from './after-commit-notify.ts';
+import { notificationsOfTransaction } from './after-commit-notify.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { createWriteRefusalMemory, type Database, type QueryOptions } from './database.ts';
 import { guardEngine } from './pglite-engine-guard.ts';
@@ -87,7 +87,13 @@ export async function openPglite(
     });
   };
 
-  const notify = coalescedNotifier((channel, payload) => queryOutside('SELECT pg_notify($1, $2)', [channel, payload]));
+  // Every listener of an embedded database is in this process (it holds DATA_DIR): notifications
+  // asked for after commit go to them directly, on a later turn, without a statement.
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  const notify = (channel: string, payload: string) =>
+    void setImmediate(() => {
+      for (const onNotify of listeners.get(channel) ?? []) onNotify(payload);
+    });
 
   return {
     kind: 'pglite',
@@ -112,7 +118,10 @@ export async function openPglite(
     },
     listen: async (channel, onNotify) => {
       const unlisten = await pg.listen(channel, onNotify);
+      const ofChannel = listeners.get(channel) ?? new Set();
+      listeners.set(channel, ofChannel.add(onNotify));
       return async () => {
+        ofChannel.delete(onNotify);
         if (!pg.closed && !engine.isStopped) await unlisten();
       };
     },
