@@ -29,6 +29,7 @@ import { registerApiDocsPage } from './http/docs-page.ts';
 import { answerClientError, answerRouterError, registerErrorHandler } from './http/error-handler.ts';
 import { BODY_LIMIT, registerJsonBodyParser } from './http/json-body.ts';
 import { type RouterOptions, registerNotFoundHandler } from './http/not-found.ts';
+import { declareReferenceMediaTypes } from './http/openapi-media-types.ts';
 import { type OpenApiDocument, shareProblemSchema } from './http/openapi-problem.ts';
 import { registerOptionalBodies } from './http/optional-body.ts';
 import { queryEncodingError } from './http/query-encoding.ts';
@@ -132,7 +133,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
         title: 'ledgerhook',
         version: VERSION,
         description:
-          'Accounts API and signed webhooks for accounting integrations. Errors are application/problem+json with a stable `type`.',
+          "Accounts API and signed webhooks for accounting integrations. Errors carry a stable `type` and a `message` (the reference's ExceptionInfo) with RFC 9457 problem members, as application/json;charset=UTF-8, or as application/problem+json to a client whose Accept header names it.",
       },
       servers: options.publicBaseUrl ? [{ url: options.publicBaseUrl }] : [],
       components: {
@@ -164,8 +165,10 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     // The published document: optional bodies marked, the problem schema shared, the webhooks listed.
     transformObject: (document) =>
       ({
-        ...shareProblemSchema(
-          markOptionalBodies('openapiObject' in document ? document.openapiObject : {}) as OpenApiDocument,
+        ...declareReferenceMediaTypes(
+          shareProblemSchema(
+            markOptionalBodies('openapiObject' in document ? document.openapiObject : {}) as OpenApiDocument,
+          ),
         ),
         webhooks: eventTypeWebhooks(),
       }) as never,

@@ -1,8 +1,10 @@
 // The account operations both versions serve over the same operations and store: /v1-beta/accounts
 // here, /v1/chart-of-accounts in v1-routes.ts (docs/decisions/chart-of-accounts-v1.md). A version
 // says its path, operation ids and what its create and search bodies take.
+
 import type { TSchema } from 'typebox';
 import type { App, RouteDeps } from '../http/app.ts';
+import { answerWithoutBody } from '../http/content-types.ts';
 import { sendData } from '../http/json-text.ts';
 import { type PageQuery, parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { sendPage } from '../http/pagination/page-response.ts';
@@ -131,7 +133,7 @@ export function registerAccountOperations(app: App, { db }: RouteDeps, version: 
     },
     async (request, reply) => {
       await operations.deleteAccount(db, request.principal, request.params.accountId);
-      return reply.status(204).send(null);
+      return answerWithoutBody(reply, 204);
     },
   );
 

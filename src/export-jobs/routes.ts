@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import type { App, RouteDeps } from '../http/app.ts';
+import { answerWithoutBody } from '../http/content-types.ts';
 import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { sendPage } from '../http/pagination/page-response.ts';
 import { ApiError } from '../http/problem.ts';
@@ -117,8 +118,7 @@ export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): vo
     },
     async (request, reply) => {
       await operations.recordExportJobEvent(db, request.principal, request.body, settings);
-      // An empty body: send(null) would answer the text "null".
-      return reply.status(202).send(undefined as unknown as null);
+      return answerWithoutBody(reply, 202);
     },
   );
 
@@ -158,7 +158,7 @@ export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): vo
       schema: {
         operationId: 'updateExportJobItemsV2',
         summary: 'Update items of an export job',
-        description: `Up to ${MAX_ITEM_UPDATES} items per request (else 413 TOO_MANY_ITEMS). Entries that are not in the job are listed in errors; the others are updated. A finished job (completed, completed_with_errors, failed) answers 422 EXPORT_JOB_STATUS_UNPROCESSABLE and changes nothing.`,
+        description: `Up to ${MAX_ITEM_UPDATES} items per request (else 413 EXPORT_JOB_ITEMS_UPDATE_LIMIT). Entries that are not in the job are listed in errors; the others are updated. A finished job (completed, completed_with_errors, failed) answers 422 EXPORT_JOB_STATUS_UNPROCESSABLE and changes nothing.`,
         tags,
         params: ExportJobIdParams,
         body: ExportJobItemUpdateListSchema,
@@ -168,7 +168,7 @@ export function registerExportJobRoutes(app: App, { db, config }: RouteDeps): vo
     async (request) => {
       if (request.body.length > MAX_ITEM_UPDATES) {
         throw new ApiError(
-          'TOO_MANY_ITEMS',
+          'EXPORT_JOB_ITEMS_UPDATE_LIMIT',
           `At most ${MAX_ITEM_UPDATES} items per request, not ${request.body.length}`,
         );
       }

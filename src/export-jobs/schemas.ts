@@ -128,9 +128,9 @@ export const ExportJobItemUpdateSchema = Type.Object({
   failureReason: Type.Optional(Type.String({ maxLength: 4000 })),
   failureReasonType: Type.Optional(OneOf(EXPORT_ITEM_FAILURE_REASON_TYPES, 'Classification of the failure')),
 });
-// No maxItems: Fastify would answer 400; more than MAX_ITEM_UPDATES is 413 TOO_MANY_ITEMS instead.
+// No maxItems: Fastify would answer 400; more than MAX_ITEM_UPDATES is 413 EXPORT_JOB_ITEMS_UPDATE_LIMIT instead.
 export const ExportJobItemUpdateListSchema = Type.Array(ExportJobItemUpdateSchema, {
-  description: `At most ${MAX_ITEM_UPDATES} items (else 413 TOO_MANY_ITEMS)`,
+  description: `At most ${MAX_ITEM_UPDATES} items (else 413 EXPORT_JOB_ITEMS_UPDATE_LIMIT)`,
 });
 
 export const ExportJobItemUpdateResultSchema = Type.Object({

@@ -9,7 +9,7 @@ import {
   type WriteRefusal,
   writeRefusalOf,
 } from '../db/database.ts';
-import { PROBLEM_CONTENT_TYPE } from './content-types.ts';
+import { errorContentType, JSON_CONTENT_TYPE } from './content-types.ts';
 import { BODY_LIMIT_TEXT } from './json-body.ts';
 import { ApiError, type FieldError, jsonPointer, toProblem, validationError } from './problem.ts';
 import { documentProblem } from './schemas.ts';
@@ -36,7 +36,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   );
 }
 
-/** Answers `error` as problem+json (`apiError`, when given, in its place); logs what is not a client's fault. */
+/** Answers `error` as an error body (`apiError`, when given, in its place); logs what is not a client's fault. */
 export function answerError(
   error: FastifyError,
   request: FastifyRequest,
@@ -62,8 +62,8 @@ export function answerRouterError(error: FastifyError, request: FastifyRequest, 
 
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (a header with a CR, an unknown
- * method, headers over 16 KiB, a request that does not arrive in time): problem+json too, written
- * on the socket, which is then closed (Node's own behaviour).
+ * method, headers over 16 KiB, a request that does not arrive in time): the same error body as JSON
+ * (no Accept header was read), written on the socket, which is then closed (Node's own behaviour).
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -77,7 +77,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const body = JSON.stringify(toProblem(apiError, requestId));
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}; charset=utf-8\r\n` +
+      `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
@@ -87,7 +87,10 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.status === 401) reply.header('www-authenticate', 'Bearer');
   if (error.status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
-  return reply.status(error.status).type(PROBLEM_CONTENT_TYPE).send(toProblem(error, request.id));
+  return reply
+    .status(error.status)
+    .header('content-type', errorContentType(request.headers.accept))
+    .send(toProblem(error, request.id));
 }
 
 export function toApiError(error: FastifyError): ApiError {

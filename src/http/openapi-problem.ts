@@ -1,7 +1,7 @@
-// The OpenAPI document names the problem+json schema once, as components.schemas.Problem, and every
-// error response points at it. Routes keep the schema inline (Fastify serializes and validates with
+// The OpenAPI document names the error schema once, as components.schemas.Problem, and every error
+// response points at it, under both content types it is sent with. Routes keep the schema inline (Fastify serializes and validates with
 // it); only the published document shares it, which keeps the document a fraction of the size.
-import { PROBLEM_CONTENT_TYPE } from './content-types.ts';
+import { JSON_CONTENT_TYPE, PROBLEM_CONTENT_TYPE } from './content-types.ts';
 import { PROBLEM_TITLE, ProblemSchema } from './schemas.ts';
 
 const PROBLEM_REF = '#/components/schemas/Problem';
@@ -18,7 +18,8 @@ export interface OpenApiDocument {
 
 /**
  * Every response whose schema is the problem schema (marked by its title) becomes a reference to
- * components.schemas.Problem, served as application/problem+json; fields a response adds (such as
+ * components.schemas.Problem, served as the reference's JSON or as application/problem+json to a
+ * client that asks for it; fields a response adds (such as
  * a conflict's existingJobId) stay beside the reference.
  */
 export function shareProblemSchema<T extends OpenApiDocument>(document: T): T {
@@ -64,5 +65,8 @@ function refer(response: Response, shared: string[]): Response {
           properties: Object.fromEntries(added),
           ...(required.length > 0 ? { required } : {}),
         };
-  return { ...response, content: { [PROBLEM_CONTENT_TYPE]: { schema: reference } } };
+  return {
+    ...response,
+    content: { [JSON_CONTENT_TYPE]: { schema: reference }, [PROBLEM_CONTENT_TYPE]: { schema: reference } },
+  };
 }

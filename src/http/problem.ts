@@ -1,6 +1,6 @@
 // The one error vocabulary of the API (docs/decisions/api-conventions.md): a closed list of stable
-// `type` codes that clients branch on, one typed error that domain code throws, and the
-// problem+json body.
+// `type` codes that clients branch on, one typed error that domain code throws, and the error body:
+// the reference's ExceptionInfo (`type`, `message`) with RFC 9457's problem members.
 
 export const PROBLEM_TYPES = {
   VALIDATION_FAILED: { status: 400, title: 'The request is invalid' },
@@ -41,6 +41,7 @@ export const PROBLEM_TYPES = {
   EVENT_CURSOR_EXPIRED: { status: 410, title: 'The cursor points at events older than the retention' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   TOO_MANY_ITEMS: { status: 413, title: 'The request names too many items' },
+  EXPORT_JOB_ITEMS_UPDATE_LIMIT: { status: 413, title: 'Number of items to update is more than 100.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body must be JSON' },
   REQUEST_TIMEOUT: { status: 408, title: 'The request did not arrive in time' },
   REQUEST_HEADERS_TOO_LARGE: { status: 431, title: 'The request headers are too large' },
@@ -64,6 +65,8 @@ export interface FieldError {
 
 export interface Problem {
   type: ProblemType;
+  /** The reference's ExceptionInfo member: the same text as `detail`. */
+  message: string;
   title: string;
   status: number;
   detail: string;
@@ -72,7 +75,7 @@ export interface Problem {
   [extension: string]: unknown;
 }
 
-/** Thrown by domain and HTTP code; the error handler turns it into problem+json. */
+/** Thrown by domain and HTTP code; the error handler turns it into the error body. */
 export class ApiError extends Error {
   readonly type: ProblemType;
   readonly status: number;
@@ -108,6 +111,7 @@ export function validationError(errors: FieldError[], detail = 'The request has 
 export function toProblem(error: ApiError, requestId: string): Problem {
   return {
     type: error.type,
+    message: error.message,
     title: PROBLEM_TYPES[error.type].title,
     status: error.status,
     detail: error.message,

@@ -2,12 +2,14 @@
 // accounts each serve: create (201, or 200 for a replay), get, update (PUT), delete and search (filters
 // in the body, paging in the query). A resource says its path, scopes, schemas and, per operation, its
 // operationId, summary, description and domain function; this file says what every one of them shares.
+
 import type { Static, TSchema } from 'typebox';
 import type { Principal, Scope } from '../auth/principal.ts';
 import type { Database } from '../db/database.ts';
 import type { SortColumn, SortKey } from '../db/keyset.ts';
 import type { Page } from '../db/keyset-page.ts';
 import type { App, RouteDeps } from './app.ts';
+import { answerWithoutBody } from './content-types.ts';
 import { type PageQuery, type PageRequest, parsePageRequest, splitCommaLists } from './pagination/page-request.ts';
 import { sendPage } from './pagination/page-response.ts';
 import { errorResponses, inUseResponse } from './schemas.ts';
@@ -148,7 +150,7 @@ export function registerRecordRoutes<
     },
     async (request, reply) => {
       await routes.delete.run(db, request.principal, idOf(request.params));
-      return reply.status(204).send(null);
+      return answerWithoutBody(reply, 204);
     },
   );
 

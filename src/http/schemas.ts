@@ -1,6 +1,6 @@
 // Schemas shared by every route. Route schemas are the single source of the OpenAPI document.
 import Type, { type Static, type TSchema } from 'typebox';
-import { PROBLEM_CONTENT_TYPE } from './content-types.ts';
+import { JSON_MEDIA_TYPE, PROBLEM_CONTENT_TYPE } from './content-types.ts';
 import { MAX_FIELD_ERRORS, PROBLEM_TYPES } from './problem.ts';
 
 export const Uuid = (description?: string) =>
@@ -52,6 +52,7 @@ export const PROBLEM_TITLE = 'Problem';
 
 const PROBLEM_PROPERTIES = {
   type: Type.String({ enum: Object.keys(PROBLEM_TYPES), description: 'Stable code to branch on' }),
+  message: Type.String({ description: "What went wrong (the reference's ExceptionInfo); the same text as detail" }),
   title: Type.String(),
   status: Type.Integer(),
   detail: Type.String(),
@@ -67,7 +68,12 @@ const PROBLEM_PROPERTIES = {
     ),
   ),
 };
-const PROBLEM_OPTIONS = { title: PROBLEM_TITLE, additionalProperties: true, description: 'RFC 9457 problem details' };
+const PROBLEM_OPTIONS = {
+  title: PROBLEM_TITLE,
+  additionalProperties: true,
+  description:
+    "The reference's ExceptionInfo (type, message) with RFC 9457 problem details; served as application/problem+json to a client whose Accept header names it",
+};
 
 export const ProblemSchema = Type.Object(PROBLEM_PROPERTIES, PROBLEM_OPTIONS);
 
@@ -106,9 +112,12 @@ export function scopeSecurity(scopes: readonly string[]): Record<string, string[
   return [{ bearerAuth: [...scopes] }, { apiKeyBasic: [...scopes] }];
 }
 
-/** A problem+json response: declared under the content type it is sent with, for Fastify and the OpenAPI document. */
+/**
+ * An error response, under both content types it is sent with (errorContentType), for Fastify's
+ * serializers and the OpenAPI document.
+ */
 export function problemResponse(description: string, schema: TSchema = ProblemSchema) {
-  return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema } } };
+  return { description, content: { [JSON_MEDIA_TYPE]: { schema }, [PROBLEM_CONTENT_TYPE]: { schema } } };
 }
 
 /** The problem+json responses a route can answer, for its schema and the OpenAPI document. */

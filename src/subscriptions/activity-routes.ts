@@ -76,7 +76,7 @@ async function listTrail(
 
 export function registerActivityRoutes(app: App, { db }: RouteDeps): void {
   app.get(
-    '/v1/subscriptions/:subscriptionId/activities',
+    '/v1/subscriptions/:id/activities',
     {
       config: { authenticated: true },
       preValidation: splitListParameters,
@@ -96,7 +96,7 @@ export function registerActivityRoutes(app: App, { db }: RouteDeps): void {
       },
     },
     async (request, reply) => {
-      const { subscriptionId } = request.params;
+      const { id: subscriptionId } = request.params;
       const types = request.query.operation_types?.length
         ? ([...new Set(request.query.operation_types)].sort() as OperationType[])
         : null;

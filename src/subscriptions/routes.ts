@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
 import type { App, RouteDeps } from '../http/app.ts';
+import { answerWithoutBody } from '../http/content-types.ts';
 import { toApiError } from '../http/error-handler.ts';
 import { parsePageRequest, splitCommaListsOf } from '../http/pagination/page-request.ts';
 import { sendPage } from '../http/pagination/page-response.ts';
@@ -108,7 +109,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
   );
 
   app.get(
-    '/v1/subscriptions/:subscriptionId',
+    '/v1/subscriptions/:id',
     {
       config,
       schema: {
@@ -122,11 +123,11 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
         response: { 200: SubscriptionEnvelope, ...errorResponses(404) },
       },
     },
-    async (request) => envelope(await operations.getSubscription(db, request.principal, request.params.subscriptionId)),
+    async (request) => envelope(await operations.getSubscription(db, request.principal, request.params.id)),
   );
 
   app.put(
-    '/v1/subscriptions/:subscriptionId',
+    '/v1/subscriptions/:id',
     {
       config,
       attachValidation: true,
@@ -144,13 +145,13 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
     async (request) => {
       refuseInvalidRequest(request, rules);
       return envelope(
-        await operations.updateSubscription(db, request.principal, request.params.subscriptionId, request.body, rules),
+        await operations.updateSubscription(db, request.principal, request.params.id, request.body, rules),
       );
     },
   );
 
   app.delete(
-    '/v1/subscriptions/:subscriptionId',
+    '/v1/subscriptions/:id',
     {
       config,
       schema: {
@@ -164,13 +165,13 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
       },
     },
     async (request, reply) => {
-      await operations.deleteSubscription(db, request.principal, request.params.subscriptionId);
-      return reply.status(204).send(null);
+      await operations.deleteSubscription(db, request.principal, request.params.id);
+      return answerWithoutBody(reply, 204);
     },
   );
 
   app.get(
-    '/v1/subscriptions/:subscriptionId/secret',
+    '/v1/subscriptions/:id/secret',
     {
       config,
       schema: {
@@ -185,12 +186,12 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
       },
     },
     async (request) => ({
-      data: { secretKey: await operations.getSubscriptionSecret(db, request.principal, request.params.subscriptionId) },
+      data: { secretKey: await operations.getSubscriptionSecret(db, request.principal, request.params.id) },
     }),
   );
 
   app.post(
-    '/v1/subscriptions/:subscriptionId/secret::rotate',
+    '/v1/subscriptions/:id/secret::rotate',
     {
       config,
       schema: {
@@ -206,7 +207,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
     },
     async (request) => ({
       data: {
-        secretKey: await operations.rotateSubscriptionSecret(db, request.principal, request.params.subscriptionId),
+        secretKey: await operations.rotateSubscriptionSecret(db, request.principal, request.params.id),
       },
     }),
   );

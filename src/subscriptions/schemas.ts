@@ -113,7 +113,7 @@ export const SubscriptionSecretEnvelope = Type.Object(
   { description: 'The signing secret of a subscription' },
 );
 
-export const SubscriptionIdParams = Type.Object({ subscriptionId: Uuid('The subscription') });
+export const SubscriptionIdParams = Type.Object({ id: Uuid('The subscription') });
 
 export const SubscriptionListQuery = Type.Object({
   status: Type.Optional(OneOf(SUBSCRIPTION_STATUSES, 'Only subscriptions in this status')),

@@ -1,4 +1,5 @@
 import type { App, RouteDeps } from '../http/app.ts';
+import { answerWithoutBody } from '../http/content-types.ts';
 import { parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { sendPage } from '../http/pagination/page-response.ts';
 import { errorResponses } from '../http/schemas.ts';
@@ -90,7 +91,7 @@ export function registerTaxCodeRoutes(app: App, { db }: RouteDeps): void {
     },
     async (request, reply) => {
       await operations.deleteTaxCode(db, request.principal, request.params.taxCodeId);
-      return reply.status(204).send(null);
+      return answerWithoutBody(reply, 204);
     },
   );
 

@@ -66,7 +66,7 @@ const AttemptSchema = Type.Object({
   succeeded: Type.Boolean({ description: 'A 2xx within WEBHOOK_TIMEOUT_MS' }),
 });
 
-const SubscriptionParams = Type.Object({ subscriptionId: Uuid('The subscription') });
+const SubscriptionParams = Type.Object({ id: Uuid('The subscription') });
 
 const RecoverBody = Type.Object({
   since: TimestampInput('Messages created at or after this time'),
@@ -93,7 +93,7 @@ const RecoverySchema = Type.Object(
   },
   { description: 'A recovery of failed messages' },
 );
-const MessageParams = Type.Object({ subscriptionId: Uuid('The subscription'), messageId: MessageId });
+const MessageParams = Type.Object({ id: Uuid('The subscription'), messageId: MessageId });
 
 const HealthSchema = Type.Object(
   {
@@ -130,7 +130,7 @@ const AttemptListQuery = Type.Object(pageQueryProperties(['attempt']));
 
 export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
   app.get(
-    '/v1/subscriptions/:subscriptionId/messages',
+    '/v1/subscriptions/:id/messages',
     {
       config,
       preValidation: splitCommaLists,
@@ -149,7 +149,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       },
     },
     async (request, reply) => {
-      const { subscriptionId } = request.params;
+      const { id: subscriptionId } = request.params;
       const status = (request.query.status as MessageStatus | undefined) ?? null;
       const page = parsePageRequest(request, {
         resource: 'subscription-messages',
@@ -163,7 +163,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
   );
 
   app.get(
-    '/v1/subscriptions/:subscriptionId/messages/:messageId',
+    '/v1/subscriptions/:id/messages/:messageId',
     {
       config,
       schema: {
@@ -176,12 +176,12 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       },
     },
     async (request) => ({
-      data: await operations.getMessage(db, request.principal, request.params.subscriptionId, request.params.messageId),
+      data: await operations.getMessage(db, request.principal, request.params.id, request.params.messageId),
     }),
   );
 
   app.get(
-    '/v1/subscriptions/:subscriptionId/messages/:messageId/attempts',
+    '/v1/subscriptions/:id/messages/:messageId/attempts',
     {
       config,
       preValidation: splitCommaLists,
@@ -200,7 +200,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       },
     },
     async (request, reply) => {
-      const { subscriptionId, messageId } = request.params;
+      const { id: subscriptionId, messageId } = request.params;
       const page = parsePageRequest(request, {
         resource: 'message-attempts',
         filters: { subscriptionId, messageId },
@@ -213,7 +213,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
   );
 
   app.post(
-    '/v1/subscriptions/:subscriptionId/messages/:messageId(^[^:/]+)::resend',
+    '/v1/subscriptions/:id/messages/:messageId(^[^:/]+)::resend',
     {
       config,
       schema: {
@@ -231,14 +231,14 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       },
     },
     async (request, reply) => {
-      const { subscriptionId, messageId } = request.params;
+      const { id: subscriptionId, messageId } = request.params;
       const message = await operations.resendMessage(db, request.principal, subscriptionId, messageId);
       return reply.status(202).send({ data: message });
     },
   );
 
   app.post(
-    '/v1/subscriptions/:subscriptionId(^[^:/]+)::recover',
+    '/v1/subscriptions/:id(^[^:/]+)::recover',
     {
       config,
       schema: {
@@ -258,7 +258,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
     },
     async (request, reply) => {
       const { since, until } = request.body;
-      const recovery = await operations.recoverMessages(db, request.principal, request.params.subscriptionId, {
+      const recovery = await operations.recoverMessages(db, request.principal, request.params.id, {
         since,
         until: until ?? null,
       });
@@ -267,7 +267,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
   );
 
   app.post(
-    '/v1/subscriptions/:subscriptionId(^[^:/]+)::test',
+    '/v1/subscriptions/:id(^[^:/]+)::test',
     {
       config,
       schema: {
@@ -286,14 +286,14 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
       },
     },
     async (request, reply) => {
-      const { subscriptionId } = request.params;
+      const { id: subscriptionId } = request.params;
       const message = await operations.sendTestEvent(db, request.principal, subscriptionId, request.body.eventType);
       return reply.status(202).send({ data: message });
     },
   );
 
   app.get(
-    '/v1/subscriptions/:subscriptionId/health',
+    '/v1/subscriptions/:id/health',
     {
       config,
       schema: {
@@ -307,6 +307,6 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
         response: { 200: Type.Object({ data: HealthSchema }), ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: await operations.getHealth(db, request.principal, request.params.subscriptionId) }),
+    async (request) => ({ data: await operations.getHealth(db, request.principal, request.params.id) }),
   );
 }

@@ -8,7 +8,7 @@ const HEADERS = [
   {
     name: 'webhook-id',
     description:
-      'The message id: one per event and subscription, the same on every retry, so deduplicate on it; GET /v1/subscriptions/{subscriptionId}/messages/{messageId}/attempts lists its attempts',
+      'The message id: one per event and subscription, the same on every retry, so deduplicate on it; GET /v1/subscriptions/{id}/messages/{messageId}/attempts lists its attempts',
     schema: JSON.parse(JSON.stringify(MessageId)),
   },
   {
@@ -19,7 +19,7 @@ const HEADERS = [
   {
     name: 'webhook-signature',
     description:
-      'Standard Webhooks signature: space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, one per active secret of the subscription (two while a rotation overlaps). Verify with any Standard Webhooks library (svix, standardwebhooks) and the secret from GET /v1/subscriptions/{subscriptionId}/secret',
+      'Standard Webhooks signature: space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, one per active secret of the subscription (two while a rotation overlaps). Verify with any Standard Webhooks library (svix, standardwebhooks) and the secret from GET /v1/subscriptions/{id}/secret',
     schema: { type: 'string' },
   },
 ];

@@ -58,7 +58,7 @@ describe('POST /v1-beta/accounts', () => {
       body: newAccount({ externalId: account.externalId, name: 'Other' }),
     });
     assert.equal(response.status, 409);
-    assert.equal(response.headers['content-type'], 'application/problem+json; charset=utf-8');
+    assert.equal(response.headers['content-type'], 'application/json;charset=UTF-8');
     assert.equal(response.body.type, 'ACCOUNT_ALREADY_EXISTS');
     assert.equal(response.body.existingId, account.id);
   });

@@ -290,7 +290,7 @@ describe('a malformed batch', () => {
     for (const [body, type, status] of cases) {
       const response = await t.request('POST', BATCH, { token, body, headers: { 'content-type': type } });
       assert.equal(response.status, status, response.text);
-      assert.equal(response.headers['content-type'], 'application/problem+json; charset=utf-8');
+      assert.equal(response.headers['content-type'], 'application/json;charset=UTF-8');
     }
     assert.equal(await rowCount(company), 0);
   });

@@ -58,7 +58,7 @@ describe('serving the dashboard', () => {
     assert.equal(style.headers['content-type'], 'text/css; charset=utf-8');
   });
 
-  it('answers 404 problem+json for a file it does not have, and never reads outside its folder', async () => {
+  it('answers 404 with the error body for a file it does not have, and never reads outside its folder', async () => {
     for (const url of [
       '/dashboard/nope.js',
       '/dashboard/..%2Froutes.ts',

@@ -134,14 +134,14 @@ describe('PUT /v2/export-jobs/{jobId}/items', () => {
     assert.ok(after.lastUpdatedAt > before.lastUpdatedAt);
   });
 
-  it('answers 413 TOO_MANY_ITEMS for more than 100 items and changes nothing', async () => {
+  it('answers 413 EXPORT_JOB_ITEMS_UPDATE_LIMIT, as the reference, for more than 100 items and changes nothing', async () => {
     const body = Array.from({ length: 101 }, (_, i) => ({
       accountingEntryId: entries[i % entries.length],
       status: 'abandoned',
     }));
     const response = await t.request('PUT', `/v2/export-jobs/${jobId}/items`, { token, body });
     assert.equal(response.status, 413, response.text);
-    assert.equal(response.body.type, 'TOO_MANY_ITEMS');
+    assert.equal(response.body.type, 'EXPORT_JOB_ITEMS_UPDATE_LIMIT');
     assert.deepEqual(ids((await items('?status=abandoned')).body), []);
     const hundred = await t.request('PUT', `/v2/export-jobs/${jobId}/items`, { token, body: body.slice(0, 100) });
     assert.equal(hundred.status, 200, hundred.text);
@@ -164,7 +164,7 @@ describe('PUT /v2/export-jobs/{jobId}/items', () => {
       };
       const response = await put([{ accountingEntryId: entry, status: 'failed' }]);
       assert.equal(response.status, 422, `${end}: ${response.text}`);
-      assert.equal(response.headers['content-type'], 'application/problem+json; charset=utf-8');
+      assert.equal(response.headers['content-type'], 'application/json;charset=UTF-8');
       assert.equal(response.body.type, 'EXPORT_JOB_STATUS_UNPROCESSABLE');
       assert.equal(response.body.title, 'Export job is finished');
       assert.deepEqual((await t.request('GET', `/v2/export-jobs/${job}/items`, { token: as })).body.data, before.items);

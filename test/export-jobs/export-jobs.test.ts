@@ -104,8 +104,8 @@ describe('POST /v2/export-jobs', () => {
   it('declares existingJobId in the 409 of the OpenAPI document, beside the shared problem schema', async () => {
     const document = (await t.request('GET', '/openapi.json')).body;
     const conflict = document.paths['/v2/export-jobs'].post.responses['409'];
-    assert.deepEqual(Object.keys(conflict.content), ['application/problem+json']);
-    const { schema } = conflict.content['application/problem+json'];
+    assert.deepEqual(Object.keys(conflict.content), ['application/json;charset=UTF-8', 'application/problem+json']);
+    const { schema } = conflict.content['application/json;charset=UTF-8'];
     assert.deepEqual(schema.allOf, [{ $ref: '#/components/schemas/Problem' }]);
     assert.equal(schema.properties.existingJobId.format, 'uuid');
   });

@@ -31,7 +31,7 @@ async function assertUnavailable(
 ) {
   const response = await app.inject({ method, url, headers: { authorization }, ...(body ? { body } : {}) });
   assert.equal(response.statusCode, 503, response.body);
-  assert.equal(response.headers['content-type'], 'application/problem+json; charset=utf-8');
+  assert.equal(response.headers['content-type'], 'application/json;charset=UTF-8');
   assert.equal(response.headers['retry-after'], '2');
   assert.equal(response.json().type, 'SERVICE_UNAVAILABLE');
 }

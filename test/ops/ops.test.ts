@@ -117,7 +117,7 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('names the problem schema once and refers every error response to it as application/problem+json', async () => {
+  it('names the problem schema once and refers every error response to it, under both content types', async () => {
     const document = (await t.request('GET', '/openapi.json')).body;
     assert.equal(document.components.schemas.Problem.properties.type.description, 'Stable code to branch on');
     let errors = 0;
@@ -126,11 +126,13 @@ describe('GET /openapi.json', () => {
         for (const [status, response] of Object.entries(responses) as [string, { content?: object }][]) {
           if (Number(status) < 400) continue;
           errors += 1;
-          const { schema } = (response.content as Record<string, { schema: Record<string, unknown> }>)[
-            'application/problem+json'
-          ] as { schema: Record<string, unknown> };
-          const ref = schema.$ref ?? (schema.allOf as { $ref: string }[])[0]?.$ref;
-          assert.equal(ref, '#/components/schemas/Problem', JSON.stringify(response));
+          for (const contentType of ['application/json;charset=UTF-8', 'application/problem+json']) {
+            const { schema } = (response.content as Record<string, { schema: Record<string, unknown> }>)[
+              contentType
+            ] as { schema: Record<string, unknown> };
+            const ref = schema.$ref ?? (schema.allOf as { $ref: string }[])[0]?.$ref;
+            assert.equal(ref, '#/components/schemas/Problem', JSON.stringify(response));
+          }
         }
       }
     }
