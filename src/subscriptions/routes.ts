@@ -135,7 +135,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
         operationId: 'updateSubscription',
         security: securityOf('manage'),
         summary: 'Update a subscription',
-        description: `Replaces every field: an omitted optional field takes its default, and BASIC credentials must be sent again. ${requestRules} The companies stay those of the creating token.`,
+        description: `Replaces every field: an omitted optional field takes its default, and BASIC credentials must be sent again. ${requestRules} The companies stay those of the creating token. A subscription the service stopped (statusReason ENDPOINT_FAILING) is enabled again by such a PUT with status ACTIVE and every other field as it is to stay; POST …:recover then sends what failed meanwhile.`,
         tags,
         params: SubscriptionIdParams,
         body: SubscriptionRequestSchema,

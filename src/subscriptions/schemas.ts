@@ -4,10 +4,12 @@
 import Type, { type Static } from 'typebox';
 import { pageQueryProperties } from '../http/pagination/page-request.ts';
 import { PageInfoSchema } from '../http/pagination/page-response.ts';
-import { Timestamp, Uuid } from '../http/schemas.ts';
+import { Nullable, Timestamp, Uuid } from '../http/schemas.ts';
 import { EVENT_TYPES } from '../webhooks/event-types.ts';
 
 export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+/** Why the service itself made a subscription INACTIVE (migrations 0020, 0022). */
+export const SUBSCRIPTION_STATUS_REASONS = ['ENDPOINT_FAILING', 'CLIENT_REVOKED'] as const;
 export const ENDPOINT_AUTH_TYPES = ['NONE', 'BASIC'] as const;
 export const SUBSCRIPTION_SORT_KEYS = ['createdAt', 'id'] as const;
 
@@ -80,6 +82,13 @@ export const SubscriptionSchema = Type.Object(
   {
     id: Uuid('Identifier of the subscription'),
     status: OneOf(SUBSCRIPTION_STATUSES, 'ACTIVE or INACTIVE'),
+    // Ours, beside the reference's fields (docs/decisions/subscriptions.md, "Why it is INACTIVE").
+    statusReason: Nullable(
+      OneOf(
+        SUBSCRIPTION_STATUS_REASONS,
+        'Why the service made it INACTIVE: ENDPOINT_FAILING, its endpoint failed every attempt for WEBHOOK_DISABLE_AFTER (fix it, PUT it ACTIVE, then :recover); CLIENT_REVOKED, its client was revoked (it stays INACTIVE). Null when its status is the one last sent',
+      ),
+    ),
     eventTypes: Type.Array(EventTypeName, { uniqueItems: true }),
     endpointUrl: Type.String({ examples: ['https://example.com/webhook'] }),
     createdAt: Timestamp('When the subscription was created (UTC)'),
@@ -128,3 +137,4 @@ export const SubscriptionListQuery = Type.Object({
 export type SubscriptionRequest = Static<typeof SubscriptionRequestSchema>;
 export type Subscription = Static<typeof SubscriptionSchema>;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export type SubscriptionStatusReason = (typeof SUBSCRIPTION_STATUS_REASONS)[number];

@@ -7,7 +7,7 @@ import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
 import { OPERATOR_ACTOR } from './activity-changes.ts';
 import { disabledNotice, recordSubscriptionsDisabled, type SubscriptionDisabled } from './disabled-event.ts';
-import type { Subscription, SubscriptionStatus } from './schemas.ts';
+import type { Subscription, SubscriptionStatus, SubscriptionStatusReason } from './schemas.ts';
 
 export const SUBSCRIPTION_SORT_COLUMNS: Record<string, SortColumn> = {
   createdAt: { sql: 'created_at', type: 'timestamptz' },
@@ -23,7 +23,7 @@ export const SECRET_OVERLAP = '24 hours';
  */
 export const MAX_PREVIOUS_SECRETS = 4;
 
-const COLUMNS = `id, status, event_types AS "eventTypes", endpoint_url AS "endpointUrl",
+const COLUMNS = `id, status, status_reason AS "statusReason", event_types AS "eventTypes", endpoint_url AS "endpointUrl",
   ${isoTimestamp('created_at')} AS "createdAt", ${isoTimestamp('updated_at')} AS "updatedAt",
   json_build_object('type', auth_type) AS "endpointAuth", custom_headers AS "customHeaders"`;
 
@@ -145,9 +145,6 @@ export async function deleteSubscription(db: Queryable, id: string, reach: Subsc
   return rows.length > 0;
 }
 
-/** Why the service itself made a subscription INACTIVE (migrations 0020, 0022). */
-export type StatusReason = 'CLIENT_REVOKED' | 'ENDPOINT_FAILING';
-
 const STOP_DESCRIPTIONS: Record<'CLIENT_REVOKED', string> = {
   CLIENT_REVOKED: 'Disabled: its client was revoked; pending messages failed unsent',
 };
@@ -198,7 +195,7 @@ export interface ReachedSubscription {
   eventTypes: string[];
   status: SubscriptionStatus;
   /** Why the service stopped it, or null. */
-  statusReason: StatusReason | null;
+  statusReason: SubscriptionStatusReason | null;
 }
 
 /**

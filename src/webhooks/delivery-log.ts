@@ -8,7 +8,8 @@ import type { Page, PagePosition } from '../db/keyset-page.ts';
 import { ApiError, validationError } from '../http/problem.ts';
 import { reachOf, subscriptionNotFound } from '../subscriptions/operations.ts';
 import { assertRight, type SubscriptionRight } from '../subscriptions/rights.ts';
-import { type ReachedSubscription, type StatusReason, subscriptionInReach } from '../subscriptions/store.ts';
+import type { SubscriptionStatusReason } from '../subscriptions/schemas.ts';
+import { type ReachedSubscription, subscriptionInReach } from '../subscriptions/store.ts';
 import * as store from './delivery-log-store.ts';
 import type { EventPayload } from './event-payload.ts';
 import { type EventType, findEventType } from './event-types.ts';
@@ -32,7 +33,7 @@ async function assertOwnSubscription(
 }
 
 /** 409 while the service keeps the subscription stopped: what is queued for it is failed unsent. */
-function assertNotStopped(reason: StatusReason | null, then: string): void {
+function assertNotStopped(reason: SubscriptionStatusReason | null, then: string): void {
   if (reason === null) return;
   throw new ApiError(
     'SUBSCRIPTION_DISABLED',

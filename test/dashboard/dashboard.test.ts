@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { emitEvent } from '../webhooks/delivery/fixtures.ts';
+import { disableFailingSubscriptions, MIN_FAILED_MESSAGES } from '../../src/webhooks/auto-disable.ts';
+import { emitEvent, markFailingFor } from '../webhooks/delivery/fixtures.ts';
 import { controlsTabDoesNotReach, focusIsVisible } from './keyboard.ts';
 import { type DashboardFixture, SCREENSHOT_DIR, signInWithApiKey, startDashboardFixture } from './support.ts';
 
@@ -419,5 +420,37 @@ describe('the dashboard in a browser', { timeout: 180_000 }, () => {
     await page.getByTestId('message-status').filter({ hasText: 'delivered' }).waitFor();
     const delivered = f.receiver.requests.slice(arrived).find((r) => r.headers['webhook-id'] === testMessageId);
     assert.equal(JSON.parse(delivered?.body ?? '{}').payload.eventType, 'v1.export-job.created');
+  });
+
+  it('says why the service disabled a subscription, in the list and on its page, and the way back', async () => {
+    const auth = { authorization: `Bearer ${f.client.apiKeyValue}` };
+    const endpointUrl = 'https://example.com/gone';
+    const created = await f.service.request('POST', '/v1/subscriptions', {
+      headers: auth,
+      body: { eventTypes: ['v1.export-job.created'], endpointUrl },
+    });
+    assert.equal(created.status, 200, created.text);
+    const id = created.body.data.id;
+    try {
+      await markFailingFor(f.service.db, id, 10 * 60_000, MIN_FAILED_MESSAGES);
+      assert.deepEqual(await disableFailingSubscriptions(f.service.db, 5 * 60_000, 100), [id]);
+      await page.goto(`${f.url}#/subscriptions`);
+      const row = page.locator('tbody tr', { hasText: endpointUrl });
+      await row.waitFor();
+      assert.match(await text(row), /INACTIVE endpoint failing/);
+      await row.getByRole('link', { name: endpointUrl }).click();
+      const notice = page.getByTestId('disabled-reason');
+      await notice.waitFor();
+      assert.match(await text(notice), /Disabled by the service: its endpoint kept failing/);
+      await shot('subscription-disabled');
+      // Its way back: the form, status Active; then the page no longer says it is disabled.
+      await notice.getByRole('link', { name: 'edit the subscription' }).click();
+      await page.getByRole('combobox', { name: 'Status' }).selectOption('ACTIVE');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.locator('h1 .badge-active').waitFor();
+      assert.equal(await notice.count(), 0);
+    } finally {
+      await f.service.request('DELETE', `/v1/subscriptions/${id}`, { headers: auth });
+    }
   });
 });

@@ -124,6 +124,7 @@ describe('revoking a client', { timeout: 60_000 }, () => {
     const read = await t.request('GET', `/v1/subscriptions/${subscriptionId}`, { headers });
     assert.equal(read.status, 200, read.text);
     assert.equal(read.body.data.status, 'INACTIVE');
+    assert.equal(read.body.data.statusReason, 'CLIENT_REVOKED', 'the answer says why');
     const body = { eventTypes: [EVENT_TYPE], endpointUrl: receiverOfClient.url };
     const reactivate = await t.request('PUT', `/v1/subscriptions/${subscriptionId}`, { headers, body });
     assert.equal(reactivate.status, 403, reactivate.text);
@@ -133,6 +134,7 @@ describe('revoking a client', { timeout: 60_000 }, () => {
       body: { ...body, status: 'INACTIVE' },
     });
     assert.equal(edit.status, 200, edit.text);
+    assert.equal(edit.body.data.statusReason, 'CLIENT_REVOKED');
     assert.deepEqual(await stored(), { status: 'INACTIVE', reason: 'CLIENT_REVOKED' });
 
     // Nor can it create a subscription the revoked client would own.

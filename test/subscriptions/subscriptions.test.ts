@@ -31,6 +31,7 @@ describe('POST /v1/subscriptions', () => {
       data: {
         id,
         status: 'ACTIVE',
+        statusReason: null,
         eventTypes: [EVENT_TYPE],
         endpointUrl: 'https://example.com/webhook',
         createdAt,

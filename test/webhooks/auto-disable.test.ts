@@ -1,6 +1,6 @@
 // Auto-disable (docs/decisions/webhook-delivery.md, "Auto-disable"): an endpoint that failed every
 // attempt for WEBHOOK_DISABLE_AFTER, with a handful of failed messages, has its subscription made
-// INACTIVE with the reason in its trail, its pending messages failed; its owner enables it again
+// INACTIVE with the reason in its answer (statusReason) and its trail, its pending messages failed; its owner enables it again
 // with a PUT and gets the failures back with :recover.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -35,6 +35,17 @@ const failingFor = (id: string, agoMs: number, failedMessages: number) =>
 const statusOf = async (id: string, token: string) =>
   (await t.request('GET', `/v1/subscriptions/${id}`, { token })).body.data.status;
 
+/** Its status and why, as GET and the list answer them. */
+async function statusAndReason(id: string, token: string) {
+  const got = (await t.request('GET', `/v1/subscriptions/${id}`, { token })).body.data;
+  const listed = (await t.request('GET', '/v1/subscriptions', { token })).body.data;
+  assert.deepEqual(
+    listed.map((s: { id: string; status: string; statusReason: string | null }) => [s.id, s.status, s.statusReason]),
+    [[id, got.status, got.statusReason]],
+  );
+  return { status: got.status, statusReason: got.statusReason };
+}
+
 describe('auto-disable', () => {
   it('disables only a subscription failing for the whole period with a handful of failed messages', async () => {
     const dead = await subscription();
@@ -53,10 +64,13 @@ describe('auto-disable', () => {
     await emitEvent(t.db, dead.company);
 
     assert.deepEqual(await disableFailingSubscriptions(t.db, 5 * MINUTE, 100), [dead.id]);
-    assert.equal(await statusOf(dead.id, dead.token), 'INACTIVE');
-    assert.equal(await statusOf(young.id, young.token), 'ACTIVE');
-    assert.equal(await statusOf(few.id, few.token), 'ACTIVE');
-    assert.equal(await statusOf(quiet.id, quiet.token), 'ACTIVE');
+    assert.deepEqual(await statusAndReason(dead.id, dead.token), {
+      status: 'INACTIVE',
+      statusReason: 'ENDPOINT_FAILING',
+    });
+    for (const alive of [young, few, quiet]) {
+      assert.deepEqual(await statusAndReason(alive.id, alive.token), { status: 'ACTIVE', statusReason: null });
+    }
 
     const messages = await t.request('GET', `/v1/subscriptions/${dead.id}/messages`, { token: dead.token });
     assert.deepEqual(
@@ -90,6 +104,7 @@ describe('auto-disable', () => {
     });
     assert.equal(put.status, 200, put.text);
     assert.equal(put.body.data.status, 'ACTIVE');
+    assert.equal(put.body.data.statusReason, null, 'the owner chose the status now');
     // Enabled just now: a whole period before it can be disabled again, though the streak is old.
     assert.deepEqual(await disableFailingSubscriptions(t.db, 5 * MINUTE, 100), []);
     const recovered = await t.request('POST', `/v1/subscriptions/${dead.id}:recover`, {
@@ -98,6 +113,20 @@ describe('auto-disable', () => {
     });
     assert.equal(recovered.status, 202);
     assert.equal(recovered.body.data.messages, 1);
+  });
+
+  it('tells the reason until its owner sends a status, INACTIVE too', async () => {
+    const dead = await subscription();
+    await failingFor(dead.id, 10 * MINUTE, MIN_FAILED_MESSAGES);
+    await emitEvent(t.db, dead.company);
+    assert.deepEqual(await disableFailingSubscriptions(t.db, 5 * MINUTE, 100), [dead.id]);
+
+    const put = await t.request('PUT', `/v1/subscriptions/${dead.id}`, {
+      token: dead.token,
+      body: { status: 'INACTIVE', eventTypes: ['v1.export-job.created'], endpointUrl: 'https://example.com/hook' },
+    });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(await statusAndReason(dead.id, dead.token), { status: 'INACTIVE', statusReason: null });
   });
 
   it('disables a real dead endpoint that keeps failing, in the worker', async () => {

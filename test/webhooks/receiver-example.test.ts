@@ -1,10 +1,16 @@
-// The README's receiver, examples/receiver.ts, run as its reader runs it: a notification of an export
-// job created through the API reaches it signed, it verifies it with svix and prints the payload
-// (which matches the document's `webhooks` entry); a notification with a forged signature it refuses.
+// The README's receiver, examples/receiver.mjs, run as its reader runs it outside this repository: a
+// copy in a folder as `npm init -y && npm install svix` leaves it (a CommonJS package.json, svix in
+// node_modules). A notification of an export job created through the API reaches it signed, it
+// verifies it with svix and prints the payload (which matches the document's `webhooks` entry); a
+// notification with a forged signature it refuses.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -12,15 +18,26 @@ import addFormats from 'ajv-formats';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 import { startTestWorker, type TestWorker } from './delivery/fixtures.ts';
 
-const EXAMPLE = new URL('../../examples/receiver.ts', import.meta.url).pathname;
+const EXAMPLE = new URL('../../examples/receiver.mjs', import.meta.url).pathname;
+const SVIX = dirname(createRequire(import.meta.url).resolve('svix/package.json'));
 const EVENT_TYPE = 'v1.export-job.created';
 
 let t: TestApp;
 let worker: TestWorker;
 let receiver: ChildProcess | undefined;
+let folder: string;
 before(async () => {
   t = await startTestApp();
   worker = await startTestWorker(t.db);
+  // What `npm init -y && npm install svix` makes, with this repository's svix linked in.
+  folder = await mkdtemp(join(tmpdir(), 'ledgerhook-receiver-'));
+  await writeFile(
+    join(folder, 'package.json'),
+    JSON.stringify({ name: 'receiver', version: '1.0.0', type: 'commonjs' }),
+  );
+  await mkdir(join(folder, 'node_modules'));
+  await symlink(SVIX, join(folder, 'node_modules', 'svix'), 'dir');
+  await copyFile(EXAMPLE, join(folder, 'receiver.mjs'));
 });
 after(async () => {
   if (receiver && receiver.exitCode === null) {
@@ -29,9 +46,10 @@ after(async () => {
   }
   await worker.stop();
   await t.close();
+  if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-describe('examples/receiver.ts', { timeout: 60_000 }, () => {
+describe('examples/receiver.mjs', { timeout: 60_000 }, () => {
   it('verifies a real notification with svix, prints its payload, and refuses a forged one', async () => {
     const company = randomUUID();
     const token = await t.token({ companies: [company], scopes: ['export-jobs:read', 'export-jobs:write'] });
@@ -41,7 +59,8 @@ describe('examples/receiver.ts', { timeout: 60_000 }, () => {
     const id = created.body.data.id;
     const secret = (await t.request('GET', `/v1/subscriptions/${id}/secret`, { token })).body.data.secretKey;
 
-    receiver = spawn(process.execPath, [EXAMPLE], {
+    receiver = spawn(process.execPath, ['receiver.mjs'], {
+      cwd: folder,
       env: { ...process.env, WEBHOOK_SECRET: secret, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

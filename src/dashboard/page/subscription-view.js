@@ -95,6 +95,7 @@ export function subscriptionView(root, [id]) {
           h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete…'),
         ),
       ),
+      disabledNotice(s),
       h(
         'dl',
         { class: 'facts' },
@@ -109,6 +110,32 @@ export function subscriptionView(root, [id]) {
 }
 
 const fact = (term, value) => h('div', {}, h('dt', {}, term), h('dd', {}, value));
+
+/** Why the service made the subscription INACTIVE, and what to do, or null when it did not. */
+function disabledNotice(s) {
+  if (!s.statusReason) return null;
+  const revoked = s.statusReason === 'CLIENT_REVOKED';
+  return h(
+    'div',
+    { class: 'problem', 'data-testid': 'disabled-reason' },
+    h(
+      'p',
+      { class: 'problem-title' },
+      revoked ? 'Disabled: its client was revoked' : 'Disabled by the service: its endpoint kept failing',
+      ' ',
+      h('span', { class: 'muted small' }, timeAgo(s.updatedAt, h)),
+    ),
+    revoked
+      ? h('p', {}, 'Nothing more is sent to it, and it cannot be made active again.')
+      : h(
+          'p',
+          {},
+          'Every attempt failed for too long, so its pending messages were failed and nothing more is sent. Fix the endpoint, ',
+          h('a', { href: `#/subscriptions/${s.id}/edit` }, 'edit the subscription'),
+          ' to set its status to Active, then recover the failed messages below.',
+        ),
+  );
+}
 
 function healthFigures(health) {
   const failure = health.lastFailure;

@@ -70,7 +70,15 @@ function cells(s, health) {
   const failure = health?.lastFailure;
   return [
     h('a', { href: `#/subscriptions/${s.id}`, class: 'endpoint' }, s.endpointUrl),
-    badge(h, s.status),
+    s.statusReason
+      ? h(
+          'span',
+          {},
+          badge(h, s.status),
+          ' ',
+          h('span', { class: 'reason' }, s.statusReason === 'CLIENT_REVOKED' ? 'client revoked' : 'endpoint failing'),
+        )
+      : badge(h, s.status),
     s.eventTypes.join(', '),
     timeAgo(health?.lastDeliveredAt, h),
     failure
