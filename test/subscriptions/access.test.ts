@@ -163,13 +163,13 @@ describe('the OpenAPI document', () => {
     };
     for (const [path, method] of [
       ['/v1/subscriptions', 'get'],
-      ['/v1/subscriptions/{subscriptionId}/messages/{messageId}', 'get'],
+      ['/v1/subscriptions/{id}/messages/{messageId}', 'get'],
     ]) {
       includes(security(path as string, method as string), [...read, { bearerAuth: ['accounts:read'] }]);
     }
     for (const [path, method] of [
-      ['/v1/subscriptions/{subscriptionId}/secret', 'get'],
-      ['/v1/subscriptions/{subscriptionId}:recover', 'post'],
+      ['/v1/subscriptions/{id}/secret', 'get'],
+      ['/v1/subscriptions/{id}:recover', 'post'],
     ]) {
       const requirements = security(path as string, method as string);
       includes(requirements, manage);

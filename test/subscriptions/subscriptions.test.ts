@@ -239,7 +239,7 @@ describe("another client's subscription", () => {
     assert.equal(missing.body.type, 'SUBSCRIPTION_NOT_FOUND');
     const malformed = await t.request('GET', '/v1/subscriptions/not-a-uuid', { token });
     assert.equal(malformed.status, 400);
-    assert.equal(malformed.body.errors[0].path, '/subscriptionId');
+    assert.equal(malformed.body.errors[0].path, '/id');
   });
 });
 
@@ -256,14 +256,14 @@ describe('the OpenAPI document', () => {
       }
     }
     assert.deepEqual(operations.sort(), [
-      'DELETE /v1/subscriptions/{subscriptionId} deleteSubscription',
+      'DELETE /v1/subscriptions/{id} deleteSubscription',
       'GET /v1/subscriptions getSubscriptions',
-      'GET /v1/subscriptions/{subscriptionId} getSubscriptionById',
-      'GET /v1/subscriptions/{subscriptionId}/activities getSubscriptionActivities',
-      'GET /v1/subscriptions/{subscriptionId}/secret getSubscriptionSecret',
+      'GET /v1/subscriptions/{id} getSubscriptionById',
+      'GET /v1/subscriptions/{id}/activities getSubscriptionActivities',
+      'GET /v1/subscriptions/{id}/secret getSubscriptionSecret',
       'POST /v1/subscriptions createSubscription',
-      'POST /v1/subscriptions/{subscriptionId}/secret:rotate rotateSubscriptionSecret',
-      'PUT /v1/subscriptions/{subscriptionId} updateSubscription',
+      'POST /v1/subscriptions/{id}/secret:rotate rotateSubscriptionSecret',
+      'PUT /v1/subscriptions/{id} updateSubscription',
     ]);
   });
 });
