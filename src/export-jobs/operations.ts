@@ -63,7 +63,9 @@ export async function createExportJobIn(
     : null;
   const jobId = await store.insertExportJob(tx, {
     companyId,
-    createdBy: principal.subject,
+    // The reference's employeeId names the user who started it; an integration acting for a user
+    // passes it, and without it the job is the token subject's.
+    createdBy: input.employeeId?.toLowerCase() ?? principal.subject,
     isInteractive: input.isInteractive ?? true,
     vendorBasedBookkeeping: input.options?.vendorBasedBookkeeping ?? false,
   });

@@ -93,6 +93,9 @@ export const ExportJobCreateSchema = Type.Object({
     }),
   ),
   isInteractive: Type.Optional(Nullable(Type.Boolean({ default: true, description: 'Default true' }))),
+  employeeId: Type.Optional(
+    Nullable(Uuid("The user who initiated the export job, answered as createdBy (default: the token's subject)")),
+  ),
   options: Type.Optional(
     Nullable(Type.Object({ vendorBasedBookkeeping: Type.Optional(Nullable(Type.Boolean({ default: false }))) })),
   ),

@@ -19,20 +19,48 @@ import {
 import * as store from './store.ts';
 import { taxBreakdown } from './tax-amounts.ts';
 
-/** 201 with the new tax code and its `v1.tax-code.created` event, in one transaction. */
-export async function createTaxCode(db: Database, principal: Principal, input: TaxCodeWrite): Promise<TaxCode> {
+/**
+ * The new tax code and its `v1.tax-code.created` event, in one transaction (201). A create whose
+ * code is taken by a tax code with the same fields is a replay, as an account's: the stored one is
+ * answered (200) and nothing is recorded; with other fields it is 409 TAX_CODE_ALREADY_EXISTS.
+ */
+export async function createTaxCode(
+  db: Database,
+  principal: Principal,
+  input: TaxCodeWrite,
+): Promise<{ taxCode: TaxCode; created: boolean }> {
   assertCompanyAccess(principal, input.companyId);
   const companyId = input.companyId.toLowerCase();
   const fields = toFields(input);
   try {
-    return await db.transaction(async (tx) => {
-      const taxCode = await store.insertTaxCode(tx, companyId, fields);
-      await recordCreation(tx, 'v1.tax-code.created', taxCode);
-      return taxCode;
+    const taxCode = await db.transaction(async (tx) => {
+      const inserted = await store.insertTaxCode(tx, companyId, fields, principal.accountingSystem ?? null);
+      await recordCreation(tx, 'v1.tax-code.created', inserted);
+      return inserted;
     });
+    return { taxCode, created: true };
   } catch (error) {
+    const stored = await storedWithCode(error, db, principal, companyId, fields.code);
+    if (stored && sameFields(stored, fields)) return { taxCode: stored, created: false };
     throw await codeConflictOr(error, db, companyId, fields.code);
   }
+}
+
+/** After a unique violation of `code`: the tax code that holds it, if it is still there. */
+async function storedWithCode(
+  error: unknown,
+  db: Database,
+  principal: Principal,
+  companyId: string,
+  code: string | null,
+): Promise<TaxCode | undefined> {
+  if (!isPgError(error, PG_UNIQUE_VIOLATION) || code === null) return undefined;
+  const id = await store.findTaxCodeIdByCode(db, companyId, code);
+  return id === undefined ? undefined : store.findTaxCode(db, id, [...principal.companies]);
+}
+
+function sameFields(stored: TaxCode, fields: store.TaxCodeFields): boolean {
+  return (Object.keys(fields) as (keyof store.TaxCodeFields)[]).every((key) => stored[key] === fields[key]);
 }
 
 export async function getTaxCode(db: Database, principal: Principal, id: string): Promise<TaxCode> {

@@ -28,15 +28,20 @@ export function registerTaxCodeRoutes(app: App, { db }: RouteDeps): void {
       schema: {
         operationId: 'createTaxCode',
         summary: 'Create a tax code',
-        description: 'The code, when given, is unique per company: a taken one answers 409 TAX_CODE_ALREADY_EXISTS.',
+        description:
+          'The code, when given, is unique per company. A create whose code is taken by a tax code with the same fields is a replay: 200 with the stored tax code, and no event. With other fields it is 409 TAX_CODE_ALREADY_EXISTS.',
         tags,
         body: TaxCodeWriteSchema,
-        response: { 201: { ...TaxCodeEnvelope, description: 'Tax code created' }, ...errorResponses(409) },
+        response: {
+          200: { ...TaxCodeEnvelope, description: 'The same tax code was created before (a replay)' },
+          201: { ...TaxCodeEnvelope, description: 'Tax code created' },
+          ...errorResponses(409),
+        },
       },
     },
     async (request, reply) => {
-      const taxCode = await operations.createTaxCode(db, request.principal, request.body);
-      return reply.status(201).send({ data: taxCode });
+      const { taxCode, created } = await operations.createTaxCode(db, request.principal, request.body);
+      return reply.status(created ? 201 : 200).send({ data: taxCode });
     },
   );
 

@@ -31,6 +31,12 @@ export const TaxCodeSchema = Type.Object(
     archived: Type.Boolean({ description: 'Whether the tax code is archived' }),
     ingoingTaxAccount: Nullable(Type.String({ description: 'Ingoing tax account, usually for reverse VAT' })),
     outgoingTaxAccount: Nullable(Type.String({ description: 'Outgoing tax account, usually for reverse VAT' })),
+    accountingIntegrationSystem: Nullable(
+      Type.String({
+        description:
+          "The accounting system of the integration that created it: its token's accounting_system claim, else null",
+      }),
+    ),
     createdAt: Timestamp('When the tax code was created (UTC)'),
     updatedAt: Timestamp('When the tax code was last changed (UTC)'),
   },

@@ -19,6 +19,7 @@ export const TAX_CODE_SORT_COLUMNS: Record<string, SortColumn> = {
 // number that was written. Timestamps are formatted here so both backends answer the same text.
 const COLUMNS = `id, company_id AS "companyId", name, code, rate::float8 AS rate, type, archived,
   ingoing_tax_account AS "ingoingTaxAccount", outgoing_tax_account AS "outgoingTaxAccount",
+  accounting_integration_system AS "accountingIntegrationSystem",
   ${isoTimestamp('created_at')} AS "createdAt",
   ${isoTimestamp('updated_at')} AS "updatedAt"`;
 
@@ -39,13 +40,22 @@ export async function taxCodeCodeExists(db: Queryable, companyId: string, code: 
   return rows.length > 0;
 }
 
-/** Inserts the tax code; throws a unique violation when the company already has its code. */
-export async function insertTaxCode(db: Queryable, companyId: string, fields: TaxCodeFields): Promise<TaxCode> {
+/**
+ * Inserts the tax code, created by an integration of `accountingIntegrationSystem` (its token's
+ * claim, or null); throws a unique violation when the company already has its code.
+ */
+export async function insertTaxCode(
+  db: Queryable,
+  companyId: string,
+  fields: TaxCodeFields,
+  accountingIntegrationSystem: string | null,
+): Promise<TaxCode> {
   const [row] = await db.query<TaxCode>(
-    `INSERT INTO tax_codes (company_id, name, code, rate, type, archived, ingoing_tax_account, outgoing_tax_account)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    `INSERT INTO tax_codes (company_id, name, code, rate, type, archived, ingoing_tax_account, outgoing_tax_account,
+       accounting_integration_system)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      RETURNING ${COLUMNS}`,
-    [companyId, ...fieldValues(fields)],
+    [companyId, ...fieldValues(fields), accountingIntegrationSystem],
   );
   if (!row) throw new Error('INSERT INTO tax_codes returned no row');
   return row;

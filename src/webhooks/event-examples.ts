@@ -28,6 +28,7 @@ export const TAX_CODE_EXAMPLE = {
   archived: false,
   ingoingTaxAccount: null,
   outgoingTaxAccount: null,
+  accountingIntegrationSystem: null,
   createdAt: CREATED_AT,
   updatedAt: UPDATED_AT,
 };

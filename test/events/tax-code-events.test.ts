@@ -12,7 +12,14 @@ const { t, company, token } = await startCompanyTestApp();
 const newTaxCode = (fields: Record<string, unknown> = {}) => taxCodeBody(company, fields);
 
 /** The PUT body of `taxCode` as it is: every field it has but the ones the server sets. */
-const bodyOf = ({ id: _, createdAt: __, updatedAt: ___, ...fields }: Record<string, unknown>) => fields;
+/** The write body of a tax code as answered: its fields without those the service sets. */
+const bodyOf = ({
+  id: _,
+  createdAt: __,
+  updatedAt: ___,
+  accountingIntegrationSystem: ____,
+  ...fields
+}: Record<string, unknown>) => fields;
 
 itRecordsLifecycleEvents({
   resource: 'tax-code',
@@ -35,9 +42,13 @@ describe('refused tax code changes', () => {
     const taken = (await t.request('POST', '/v0/tax-codes', { token, body: newTaxCode() })).body.data;
     const other = (await t.request('POST', '/v0/tax-codes', { token, body: newTaxCode() })).body.data;
 
-    const create = await during('POST', '/v0/tax-codes', newTaxCode({ code: taken.code }));
+    const create = await during('POST', '/v0/tax-codes', newTaxCode({ code: taken.code, rate: 0.5 }));
     assert.equal(create.response.status, 409, create.response.text);
     assert.deepEqual(create.events, []);
+
+    const replay = await during('POST', '/v0/tax-codes', bodyOf(taken));
+    assert.equal(replay.response.status, 200, replay.response.text);
+    assert.deepEqual(replay.events, []);
 
     const update = await during('PUT', `/v0/tax-codes/${other.id}`, bodyOf({ ...other, code: taken.code }));
     assert.equal(update.response.status, 409, update.response.text);

@@ -55,6 +55,21 @@ describe('POST /v2/export-jobs', () => {
     assert.ok(got.body.data.expiresIn <= 3600 && got.body.data.expiresIn >= 3590);
   });
 
+  it("answers the reference's employeeId as createdBy, in place of the token subject", async () => {
+    const c = await freshCompany(1);
+    const employee = randomUUID();
+    const job = await createJob(t, c.token, { companyId: c.id, employeeId: employee.toUpperCase() });
+    assert.equal(job.createdBy, employee);
+    const got = await t.request('GET', `/v2/export-jobs/${job.id}`, { token: c.token });
+    assert.equal(got.body.data.createdBy, employee);
+    const invalid = await t.request('POST', '/v2/export-jobs', {
+      token: c.token,
+      body: { companyId: c.id, employeeId: 'not a uuid' },
+    });
+    assert.equal(invalid.status, 400, invalid.text);
+    assert.equal(invalid.body.errors[0].path, '/employeeId');
+  });
+
   it('selects by default only entries that are in no export job yet', async () => {
     const c = await freshCompany(2);
     const first = await createJob(t, c.token, { companyId: c.id, accountingEntryIds: [c.entries[0]] });

@@ -28,7 +28,7 @@ describe('POST /v0/tax-codes', () => {
     assert.match(id, /^[0-9a-f-]{36}$/);
     assert.match(createdAt, TIMESTAMP);
     assert.equal(updatedAt, createdAt);
-    assert.deepEqual(rest, { ...body, outgoingTaxAccount: null });
+    assert.deepEqual(rest, { ...body, outgoingTaxAccount: null, accountingIntegrationSystem: null });
   });
 
   it('keeps the rate exactly, from 0 to 1 inclusive, and allows several tax codes without a code', async () => {
@@ -37,12 +37,40 @@ describe('POST /v0/tax-codes', () => {
     }
   });
 
-  it('answers 409 TAX_CODE_ALREADY_EXISTS with existingId when the company has the code', async () => {
+  it('answers 409 TAX_CODE_ALREADY_EXISTS with existingId when the company has the code with other fields', async () => {
     const taxCode = await create();
-    const response = await t.request('POST', '/v0/tax-codes', { token, body: newTaxCode({ code: taxCode.code }) });
+    const response = await t.request('POST', '/v0/tax-codes', {
+      token,
+      body: newTaxCode({ code: taxCode.code, rate: 0.12 }),
+    });
     assert.equal(response.status, 409);
     assert.equal(response.body.type, 'TAX_CODE_ALREADY_EXISTS');
     assert.equal(response.body.existingId, taxCode.id);
+  });
+
+  it('answers a repeated identical create 200 with the stored tax code, as an account replay', async () => {
+    const body = newTaxCode({ ingoingTaxAccount: '2610' });
+    const first = await t.request('POST', '/v0/tax-codes', { token, body });
+    assert.equal(first.status, 201, first.text);
+    const again = await t.request('POST', '/v0/tax-codes', { token, body });
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual(again.body.data, first.body.data);
+    // Without a code a tax code has no identity to replay against: each create is a new one.
+    const uncoded = newTaxCode({ code: null });
+    const [a, b] = [
+      await t.request('POST', '/v0/tax-codes', { token, body: uncoded }),
+      await t.request('POST', '/v0/tax-codes', { token, body: uncoded }),
+    ];
+    assert.deepEqual([a.status, b.status], [201, 201]);
+    assert.notEqual(a.body.data.id, b.body.data.id);
+  });
+
+  it("answers the creating token's accounting_system claim as accountingIntegrationSystem", async () => {
+    const as = await t.token({ companies: [company], accountingSystem: 'fortnox' });
+    const taxCode = await create({}, as);
+    assert.equal(taxCode.accountingIntegrationSystem, 'fortnox');
+    const got = await t.request('GET', `/v0/tax-codes/${taxCode.id}`, { token });
+    assert.equal(got.body.data.accountingIntegrationSystem, 'fortnox');
   });
 
   it('allows the same code in another company', async () => {
