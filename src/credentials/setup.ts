@@ -1,9 +1,21 @@
 // The pieces our own credentials need at run time, built once per process by serve.ts.
-import type { OAuthSigningKey } from '../auth/oauth-signing-key.ts';
+import { type OAuthSigningKey, parseOAuthSigningKey } from '../auth/oauth-signing-key.ts';
+import { requireSharedKey } from '../auth/signing-secret.ts';
 import type { OwnTokenKey } from '../auth/verify-token.ts';
 import type { Config } from '../config.ts';
 import type { CredentialStatus } from './credential-status.ts';
 import { ownAudience, type TokenIssuer } from './operations.ts';
+
+/**
+ * The credential settings the API reads once the database is open, checked before it is opened: a
+ * wrong one ends the start at once with its one line (exit 2), whatever the database's state.
+ */
+export function checkCredentialSettings(
+  config: Pick<Config, 'databaseUrl' | 'authJwtSecret' | 'authJwksUrl' | 'oauthSigningKey'>,
+): void {
+  requireSharedKey(config);
+  if (config.oauthSigningKey) parseOAuthSigningKey(config.oauthSigningKey);
+}
 
 /** What /oauth/token signs with and which `iss`/`aud` it writes: this deployment's. */
 export function tokenIssuer(

@@ -1,8 +1,9 @@
-import { mkdirSync, statfsSync } from 'node:fs';
+import { statfsSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Config } from '../config.ts';
+import { makeDataDir } from './data-dir.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { createWriteRefusalMemory, type Database, type QueryOptions } from './database.ts';
 import { guardEngine } from './pglite-engine-guard.ts';
@@ -17,7 +18,7 @@ export async function openPglite(
   dataDir: string,
   { pgliteSharedBuffersMb = 'auto' }: Partial<Pick<Config, 'pgliteSharedBuffersMb'>> = {},
 ): Promise<Database> {
-  if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
+  if (dataDir !== 'memory') makeDataDir(dataDir);
   const unlock = dataDir === 'memory' ? () => {} : await lockDataDir(dataDir);
   const sharedBuffersMb = pgliteSharedBuffersMb === 'auto' ? sharedBuffersFor(dataDir) : pgliteSharedBuffersMb;
   let pg: PGlite;
