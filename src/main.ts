@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The `ledgerhook` command: serve, migrate, token, clients, api-keys (usage in usage.ts).
+// The `ledgerhook` command: serve, migrate, token, clients, api-keys, oauth-signing-key (usage in usage.ts).
 // First: it must run before anything has had time to collect garbage (next-tick-shape.ts).
 import './next-tick-shape.ts';
 import { parseArgs } from 'node:util';
 import { mintToken } from './auth/mint-token.ts';
+import { newOAuthSigningKeyJwk } from './auth/oauth-signing-key.ts';
 import { SCOPES } from './auth/principal.ts';
 import { resolveSigningSecret } from './auth/signing-secret.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
@@ -37,6 +38,12 @@ async function main(argv: string[]): Promise<void> {
         ),
       ),
     );
+    return;
+  }
+  if (command === 'oauth-signing-key') {
+    // Reads no setting: it makes the key a configuration needs.
+    parseArgs({ args: rest, options: {} });
+    console.log(newOAuthSigningKeyJwk());
     return;
   }
   const config = loadConfig();

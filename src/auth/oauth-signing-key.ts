@@ -40,6 +40,14 @@ export async function resolveOAuthSigningKey(
   return toSigningKey(parseOAuthSigningKey(kept.value), kept.generated ? 'generated' : 'data-dir');
 }
 
+/**
+ * A new key for OAUTH_SIGNING_KEY, as `ledgerhook oauth-signing-key` prints it: a private JWK, whose
+ * JSON is one line, so it fits an environment file as it is.
+ */
+export function newOAuthSigningKeyJwk(): string {
+  return JSON.stringify(generateP256().export({ format: 'jwk' }));
+}
+
 function generateP256(): KeyObject {
   return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
 }
