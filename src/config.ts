@@ -50,6 +50,8 @@ export interface Config {
   exportJobTtlSeconds: number;
   /** The deployment's own base address: the OpenAPI server and the `iss` of the tokens it issues. */
   publicBaseUrl: string;
+  /** PUBLIC_BASE_URL was set; else publicBaseUrl is this process's own listening address. */
+  publicBaseUrlSet: boolean;
   /** ES256 private key (PEM or JWK) that signs /oauth/token tokens; embedded mode generates one. */
   oauthSigningKey: string | undefined;
   /** Lifetime of a token from /oauth/token, in seconds. */
@@ -99,6 +101,7 @@ export function loadConfig(env: Env = process.env): Config {
     environment: oneOf(env, 'ENVIRONMENT', ['production', 'staging'], 'production'),
     exportJobTtlSeconds: integer(env, 'EXPORT_JOB_TTL', 3600, { min: 1 }),
     publicBaseUrl: baseUrl(env, 'PUBLIC_BASE_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`),
+    publicBaseUrlSet: Boolean(env.PUBLIC_BASE_URL),
     oauthSigningKey: env.OAUTH_SIGNING_KEY || undefined,
     oauthTokenTtlSeconds: integer(env, 'OAUTH_TOKEN_TTL', 3600, { min: 1, max: 86_400 }),
     apiKeyPepper: env.API_KEY_PEPPER || undefined,

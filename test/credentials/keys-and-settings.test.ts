@@ -84,6 +84,7 @@ describe('credential settings', () => {
   it('has defaults', () => {
     const config = loadConfig({});
     assert.equal(config.publicBaseUrl, 'http://127.0.0.1:8080');
+    assert.equal(config.publicBaseUrlSet, false);
     assert.equal(config.oauthTokenTtlSeconds, 3600);
     assert.equal(config.rateLimitMax, 1000);
     assert.equal(config.rateLimitWindowMs, 60_000);
@@ -99,6 +100,7 @@ describe('credential settings', () => {
       RATE_LIMIT_WINDOW: '10s',
     });
     assert.equal(config.publicBaseUrl, 'https://api.example');
+    assert.equal(config.publicBaseUrlSet, true);
     assert.equal(config.rateLimitMax, 5);
     assert.equal(config.rateLimitWindowMs, 10_000);
     for (const [name, value] of [
