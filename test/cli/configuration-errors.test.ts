@@ -126,6 +126,12 @@ describe('configuration errors: exit code 2 and one line', { timeout: 240_000 },
     ],
     ['a PORT out of range', ['serve'], () => ({ PORT: '65536' }), /^ledgerhook: PORT=65536 /],
     [
+      'a HOST with a comment after it, as systemd passes it',
+      ['serve'],
+      () => ({ HOST: '127.0.0.1   # only the proxy' }),
+      /^ledgerhook: HOST=127\.0\.0\.1 {3}# only the proxy is not an IP address or a host name\n$/,
+    ],
+    [
       'a value with a line break, written escaped',
       ['serve'],
       () => ({ LOG_LEVEL: 'info\ndebug' }),
