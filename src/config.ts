@@ -50,6 +50,8 @@ export interface Config {
   exportJobTtlSeconds: number;
   /** The deployment's own base address: the OpenAPI server and the `iss` of the tokens it issues. */
   publicBaseUrl: string;
+  /** PUBLIC_BASE_URL was set; else publicBaseUrl is this process's own listening address. */
+  publicBaseUrlSet: boolean;
   /** ES256 private key (PEM or JWK) that signs /oauth/token tokens; embedded mode generates one. */
   oauthSigningKey: string | undefined;
   /** Lifetime of a token from /oauth/token, in seconds. */
@@ -76,7 +78,7 @@ type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, { min: 0, max: 65535 });
-  const host = env.HOST || '127.0.0.1';
+  const host = hostOf(env, 'HOST', '127.0.0.1');
   return {
     port,
     host,
@@ -99,6 +101,7 @@ export function loadConfig(env: Env = process.env): Config {
     environment: oneOf(env, 'ENVIRONMENT', ['production', 'staging'], 'production'),
     exportJobTtlSeconds: integer(env, 'EXPORT_JOB_TTL', 3600, { min: 1 }),
     publicBaseUrl: baseUrl(env, 'PUBLIC_BASE_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`),
+    publicBaseUrlSet: Boolean(env.PUBLIC_BASE_URL),
     oauthSigningKey: env.OAUTH_SIGNING_KEY || undefined,
     oauthTokenTtlSeconds: integer(env, 'OAUTH_TOKEN_TTL', 3600, { min: 1, max: 86_400 }),
     apiKeyPepper: env.API_KEY_PEPPER || undefined,
@@ -152,9 +155,14 @@ function duration(env: Env, name: string, fallback: string, max = Number.MAX_SAF
   }
 }
 
+// An environment file read by systemd (EnvironmentFile) keeps a comment after a value as part of it;
+// the URL parser would take `https://login.example/jwks.json  # …` for a path with spaces.
+const TRAILING_COMMENT = 'holds a space (an environment file keeps a comment after the value as part of it)';
+
 /** An absolute http(s) address without a trailing slash. */
 function baseUrl(env: Env, name: string, fallback: string): string {
   const raw = env[name] || fallback;
+  if (/\s/.test(raw)) throw new ConfigError(`${name} ${TRAILING_COMMENT}`);
   let url: URL;
   try {
     url = new URL(raw);
@@ -169,6 +177,7 @@ function baseUrl(env: Env, name: string, fallback: string): string {
 function urlOf(env: Env, name: string, protocols: string[]): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
+  if (/\s/.test(raw)) throw new ConfigError(`${name} ${TRAILING_COMMENT}`);
   let protocol: string;
   try {
     protocol = new URL(raw).protocol;
@@ -178,6 +187,18 @@ function urlOf(env: Env, name: string, protocols: string[]): string | undefined 
   // The value itself is not echoed: it may hold a password.
   if (!protocols.includes(protocol)) throw new ConfigError(`${name} must be a ${protocols.join(' or ')}// URL`);
   return raw;
+}
+
+// A DNS name: dot-separated labels of letters, digits and inner hyphens.
+const HOST_NAME =
+  /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+
+/** An address to listen on: an IPv4 or IPv6 address, or a host name. */
+function hostOf(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (isIP(raw) !== 0 || HOST_NAME.test(raw)) return raw;
+  throw new ConfigError(`${name}=${raw} is not an IP address or a host name`);
 }
 
 /** A whole number in `range`, or `auto` (the default) for a value the service chooses. */

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The `ledgerhook` command: serve, migrate, token, clients, api-keys (usage in usage.ts).
+// The `ledgerhook` command: serve, migrate, token, clients, api-keys, oauth-signing-key (usage in usage.ts).
 // First: it must run before anything has had time to collect garbage (next-tick-shape.ts).
 import './next-tick-shape.ts';
 import { parseArgs } from 'node:util';
 import { mintToken } from './auth/mint-token.ts';
+import { newOAuthSigningKeyJwk } from './auth/oauth-signing-key.ts';
 import { SCOPES } from './auth/principal.ts';
 import { resolveSigningSecret } from './auth/signing-secret.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
@@ -39,6 +40,12 @@ async function main(argv: string[]): Promise<void> {
     );
     return;
   }
+  if (command === 'oauth-signing-key') {
+    // Reads no setting: it makes the key a configuration needs.
+    parseArgs({ args: rest, options: {} });
+    console.log(newOAuthSigningKeyJwk());
+    return;
+  }
   const config = loadConfig();
   switch (command) {
     case 'serve': {
@@ -72,7 +79,8 @@ async function main(argv: string[]): Promise<void> {
       // What the service would refuse is refused here, rather than printed as a token.
       const wrong = tokenArgumentError(values.sub, values.company, values.scope);
       if (wrong) throw new ConfigError(wrong);
-      const signing = resolveSigningSecret(config);
+      // With DATABASE_URL only AUTH_JWT_SECRET signs such tokens: no secret of its own is kept anywhere.
+      const signing = config.authJwtSecret || !config.databaseUrl ? resolveSigningSecret(config) : undefined;
       if (!signing || signing.source === 'memory') {
         throw new ConfigError('token needs AUTH_JWT_SECRET, or the embedded secret kept in DATA_DIR');
       }
@@ -113,17 +121,20 @@ function isArgumentError(error: unknown): error is TypeError {
   return error instanceof TypeError && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }
 
+/**
+ * A configuration error or a wrong command line: one line on stderr and exit code 2, which the
+ * documented systemd units do not restart on (docs/operations.md). A value echoed in the message may
+ * hold a line break; it is written escaped, so the message stays one line. Ended at once, like a
+ * failure below: nothing opened may keep a misconfigured process alive.
+ */
+function refuse(message: string): never {
+  console.error(`ledgerhook: ${message.replace(/\r/g, '\\r').replace(/\n/g, '\\n')}`);
+  process.exit(2);
+}
+
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(`ledgerhook: ${error.message}`);
-    process.exitCode = 2;
-    return;
-  }
-  if (isArgumentError(error)) {
-    console.error(`ledgerhook: ${error.message} (see ledgerhook --help)`);
-    process.exitCode = 2;
-    return;
-  }
+  if (error instanceof ConfigError) refuse(error.message);
+  if (isArgumentError(error)) refuse(`${error.message} (see ledgerhook --help)`);
   // Already logged by `serve`, which stopped for it.
   if (!(error instanceof DatabaseStoppedError)) console.error(error);
   // Ended here rather than when nothing is left to run: the embedded engine keeps timers of its own

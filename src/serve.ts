@@ -5,7 +5,7 @@ import { createTokenVerifier } from './auth/verify-token.ts';
 import type { Config, Role } from './config.ts';
 import { resolveApiKeyPepper } from './credentials/api-key-pepper.ts';
 import { startCredentialStatus } from './credentials/credential-status.ts';
-import { ownTokenKey, tokenIssuer } from './credentials/setup.ts';
+import { checkCredentialSettings, ownTokenKey, tokenIssuer, unsharedIssuerWarning } from './credentials/setup.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open-database.ts';
 import { startExpirySweeper } from './export-jobs/expiry-sweeper.ts';
@@ -27,6 +27,8 @@ import { startRetentionSweeper } from './webhooks/retention-sweeper.ts';
  * instead of living on for its idle database connections.
  */
 export async function serve(config: Config, role: Role): Promise<void> {
+  // Before anything is opened or logged: a configuration error is one line and exit 2 (main.ts).
+  if (role !== 'worker') checkCredentialSettings(config);
   const logger = pino({ level: config.logLevel });
   const stop = listenForStop();
   logger.info({ role }, 'ledgerhook starting');
@@ -191,5 +193,7 @@ async function startApi(config: Config, db: Database, logger: pino.Logger) {
   }
   if (!pepper) logger.warn('API keys are not accepted: set API_KEY_PEPPER (or AUTH_JWT_SECRET) to accept them');
   if (!issuer) logger.warn('/oauth/token is off: set OAUTH_SIGNING_KEY (an ES256 private key) to issue tokens');
+  const unshared = unsharedIssuerWarning(issuer, config);
+  if (unshared) logger.warn(unshared);
   return { app, credentialStatus };
 }

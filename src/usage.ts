@@ -15,6 +15,7 @@ const COMMANDS = {
   'api-keys create': `  ledgerhook api-keys create --client <client-id> [--json]
                                                another API key for a client, printed once`,
   'api-keys revoke': `  ledgerhook api-keys revoke <key-id>          revoke one API key`,
+  'oauth-signing-key': `  ledgerhook oauth-signing-key                 print a new OAUTH_SIGNING_KEY (an ES256 private key, one line of JWK)`,
 } as const;
 
 const EMBEDDED_NOTE =

@@ -85,6 +85,10 @@ describe('configuration', () => {
     ['TRUST_PROXY', '10.0.0.1,proxy.example'],
     ['TRUST_PROXY', '10.0.0.1,'],
     ['DASHBOARD', 'off'],
+    // A comment after a value, which systemd's EnvironmentFile keeps as part of it.
+    ['HOST', '127.0.0.1   # only the proxy reaches the processes'],
+    ['HOST', '-proxy'],
+    ['PORT', '8080 # the first API process'],
   ] as const) {
     it(`refuses ${name}=${JSON.stringify(value)} with a message naming it`, () => {
       assert.throws(
@@ -110,7 +114,24 @@ describe('configuration', () => {
       );
     }
     assert.equal(loadConfig({ DATABASE_URL: 'postgresql://db/x' }).databaseUrl, 'postgresql://db/x');
+    // The URL parser would take the comment for part of the path.
+    for (const name of ['DATABASE_URL', 'AUTH_JWKS_URL', 'REDIS_URL', 'PUBLIC_BASE_URL']) {
+      const scheme = { DATABASE_URL: 'postgres', REDIS_URL: 'redis' }[name] ?? 'https';
+      const value = `${scheme}://user:s3cret@host/path   # a comment`;
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: Error) =>
+          error instanceof ConfigError &&
+          error.message === `${name} holds a space (an environment file keeps a comment after the value as part of it)`,
+      );
+    }
     assert.equal(loadConfig({ REDIS_URL: 'rediss://cache:6380/2' }).redisUrl, 'rediss://cache:6380/2');
+  });
+
+  it('reads HOST as an IP address or a host name', () => {
+    for (const host of ['0.0.0.0', '::', '::1', 'localhost', 'api-1.internal', 'api.internal.']) {
+      assert.equal(loadConfig({ HOST: host }).host, host);
+    }
   });
 
   it('reads TRUST_PROXY as none, any, a hop count, or addresses and CIDRs', () => {

@@ -1,5 +1,6 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDataDir } from '../db/data-dir.ts';
 
 /**
  * A key the embedded mode generates on first start and keeps in DATA_DIR (mode 0600), so it
@@ -12,7 +13,7 @@ export function keepInDataDir(
 ): { value: string; generated: boolean } {
   const file = join(dataDir, name);
   if (existsSync(file)) return { value: readFileSync(file, 'utf8').trim(), generated: false };
-  mkdirSync(dataDir, { recursive: true });
+  makeDataDir(dataDir);
   const value = create();
   try {
     writeFileSync(file, `${value}\n`, { mode: 0o600, flag: 'wx' });

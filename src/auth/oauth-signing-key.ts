@@ -31,20 +31,29 @@ export interface OAuthSigningKey {
 export async function resolveOAuthSigningKey(
   config: Pick<Config, 'oauthSigningKey' | 'databaseUrl' | 'dataDir'>,
 ): Promise<OAuthSigningKey | undefined> {
-  if (config.oauthSigningKey) return toSigningKey(parsePrivateKey(config.oauthSigningKey), 'environment');
+  if (config.oauthSigningKey) return toSigningKey(parseOAuthSigningKey(config.oauthSigningKey), 'environment');
   if (config.databaseUrl) return undefined;
   if (config.dataDir === 'memory') return toSigningKey(generateP256(), 'memory');
   const kept = keepInDataDir(config.dataDir, KEY_FILE, () =>
     (generateP256().export({ format: 'pem', type: 'pkcs8' }) as string).trim(),
   );
-  return toSigningKey(parsePrivateKey(kept.value), kept.generated ? 'generated' : 'data-dir');
+  return toSigningKey(parseOAuthSigningKey(kept.value), kept.generated ? 'generated' : 'data-dir');
+}
+
+/**
+ * A new key for OAUTH_SIGNING_KEY, as `ledgerhook oauth-signing-key` prints it: a private JWK, whose
+ * JSON is one line, so it fits an environment file as it is.
+ */
+export function newOAuthSigningKeyJwk(): string {
+  return JSON.stringify(generateP256().export({ format: 'jwk' }));
 }
 
 function generateP256(): KeyObject {
   return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
 }
 
-function parsePrivateKey(text: string): KeyObject {
+/** OAUTH_SIGNING_KEY's value as a key, or a ConfigError saying what is wrong with it (never the value). */
+export function parseOAuthSigningKey(text: string): KeyObject {
   let key: KeyObject;
   try {
     const trimmed = text.trim();

@@ -1,8 +1,15 @@
-import type { Config } from '../config.ts';
-import type { Database } from './database.ts';
+import { type Config, ConfigError } from '../config.ts';
+import { type Database, isPgError } from './database.ts';
 import { migrate } from './migrate.ts';
 
-/** Opens the database the configuration names and brings its schema up to date. */
+// What PostgreSQL answers a connection when DATABASE_URL names a database, a role or a password it
+// does not know, or an address pg_hba.conf refuses: a setting to correct, which starting again does not.
+const REFUSED_SETTING = ['3D000', '28000', '28P01'];
+
+/**
+ * Opens the database the configuration names and brings its schema up to date. A server that
+ * refuses the configuration is a ConfigError (one line and exit 2); one that does not answer is not.
+ */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'pgliteSharedBuffersMb'>>,
   options: { schema?: string } = {},
@@ -14,6 +21,8 @@ export async function openDatabase(
     await migrate(database);
   } catch (error) {
     await database.close();
+    // The message names the database or role, never the password.
+    if (isPgError(error, REFUSED_SETTING)) throw new ConfigError(`DATABASE_URL: ${(error as Error).message}`);
     throw error;
   }
   return database;

@@ -1,9 +1,10 @@
-import { mkdirSync, statfsSync } from 'node:fs';
+import { statfsSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Config } from '../config.ts';
 import { notificationsOfTransaction } from './after-commit-notify.ts';
+import { makeDataDir } from './data-dir.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { createWriteRefusalMemory, type Database, type QueryOptions } from './database.ts';
 import { guardEngine } from './pglite-engine-guard.ts';
@@ -18,7 +19,7 @@ export async function openPglite(
   dataDir: string,
   { pgliteSharedBuffersMb = 'auto' }: Partial<Pick<Config, 'pgliteSharedBuffersMb'>> = {},
 ): Promise<Database> {
-  if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
+  if (dataDir !== 'memory') makeDataDir(dataDir);
   const unlock = dataDir === 'memory' ? () => {} : await lockDataDir(dataDir);
   const sharedBuffersMb = pgliteSharedBuffersMb === 'auto' ? sharedBuffersFor(dataDir) : pgliteSharedBuffersMb;
   let pg: PGlite;

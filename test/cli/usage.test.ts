@@ -29,7 +29,7 @@ describe('ledgerhook usage', () => {
       const { code, stdout, stderr } = await ledgerhook(args);
       assert.equal(code, 0);
       assert.match(stdout, /^Usage:\n {2}ledgerhook serve/);
-      for (const command of ['migrate', 'token', 'clients create', 'api-keys revoke', '--version'])
+      for (const command of ['migrate', 'token', 'clients create', 'api-keys revoke', 'oauth-signing-key', '--version'])
         assert.match(stdout, new RegExp(`^ {2}ledgerhook ${command}`, 'm'));
       assert.equal(stderr, '');
     });
@@ -51,6 +51,7 @@ describe('ledgerhook usage', () => {
       ['api-keys create', 'api-keys revoke'],
     ],
     [['api-keys', 'create', '--help'], ['api-keys create']],
+    [['oauth-signing-key', '--help'], ['oauth-signing-key']],
   ] as const) {
     it(`prints only ${shown.join(', ')} for "${args.join(' ')}"`, async () => {
       const { code, stdout, stderr } = await ledgerhook([...args]);
@@ -97,6 +98,7 @@ describe('ledgerhook usage', () => {
     [['frobnicate'], /^ledgerhook: unknown command "frobnicate"; see ledgerhook --help\n$/],
     [['migrate', '--bogus'], /^ledgerhook: Unknown option '--bogus'.*\(see ledgerhook --help\)\n$/],
     [['migrate', 'now'], /^ledgerhook: Unexpected argument 'now'.*\(see ledgerhook --help\)\n$/],
+    [['oauth-signing-key', '--pem'], /^ledgerhook: Unknown option '--pem'.*\(see ledgerhook --help\)\n$/],
     // Claims the service would refuse are refused before any token is printed.
     [
       ['token', '--sub', 'alice', '--company', COMPANY, '--scope', 'accounts:read'],

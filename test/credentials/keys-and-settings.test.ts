@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { resolveOAuthSigningKey } from '../../src/auth/oauth-signing-key.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { resolveApiKeyPepper } from '../../src/credentials/api-key-pepper.ts';
+import { runCli } from './processes.ts';
 
 describe('the OAuth signing key and the API key pepper', () => {
   const p256 = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
@@ -28,6 +29,23 @@ describe('the OAuth signing key and the API key pepper', () => {
     await assert.rejects(resolveOAuthSigningKey({ ...base, oauthSigningKey: rsa as string }), ConfigError);
     await assert.rejects(resolveOAuthSigningKey({ ...base, oauthSigningKey: 'not a key' }), ConfigError);
     assert.equal(await resolveOAuthSigningKey({ ...base, oauthSigningKey: undefined }), undefined);
+  });
+
+  it('`ledgerhook oauth-signing-key` prints a new key, one line of JWK, that OAUTH_SIGNING_KEY takes', async () => {
+    // It reads no setting: a wrong one beside it does not stop it.
+    const printed = await Promise.all([
+      runCli(['oauth-signing-key'], {}),
+      runCli(['oauth-signing-key'], { PORT: 'not-a-port' }),
+    ]);
+    const kids = [];
+    for (const { stdout, stderr } of printed) {
+      assert.equal(stderr, '');
+      assert.match(stdout, /^\{"[^\n]+\}\n$/);
+      const key = await resolveOAuthSigningKey({ databaseUrl: 'postgres://x', dataDir: '', oauthSigningKey: stdout });
+      assert.equal(key?.publicJwk.crv, 'P-256');
+      kids.push(key?.publicJwk.kid);
+    }
+    assert.notEqual(kids[0], kids[1]);
   });
 
   it('generates both in DATA_DIR once, mode 0600, and keeps them', async () => {
@@ -66,6 +84,7 @@ describe('credential settings', () => {
   it('has defaults', () => {
     const config = loadConfig({});
     assert.equal(config.publicBaseUrl, 'http://127.0.0.1:8080');
+    assert.equal(config.publicBaseUrlSet, false);
     assert.equal(config.oauthTokenTtlSeconds, 3600);
     assert.equal(config.rateLimitMax, 1000);
     assert.equal(config.rateLimitWindowMs, 60_000);
@@ -81,6 +100,7 @@ describe('credential settings', () => {
       RATE_LIMIT_WINDOW: '10s',
     });
     assert.equal(config.publicBaseUrl, 'https://api.example');
+    assert.equal(config.publicBaseUrlSet, true);
     assert.equal(config.rateLimitMax, 5);
     assert.equal(config.rateLimitWindowMs, 10_000);
     for (const [name, value] of [

@@ -64,7 +64,7 @@ export async function startServe(
   const { url, pid } = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
     lines.on('line', (line) => {
       output += `${line}\n`;
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+      const match = /Server listening at (http:\/\/127\.0\.0\.\d+:\d+)/.exec(line);
       if (match?.[1]) resolve({ url: match[1], pid: JSON.parse(line).pid });
     });
     child.once('exit', (code) => reject(new Error(`the server exited with code ${code} before listening:\n${output}`)));
