@@ -7,6 +7,7 @@ import { mintToken } from './auth/mint-token.ts';
 import { newOAuthSigningKeyJwk } from './auth/oauth-signing-key.ts';
 import { SCOPES } from './auth/principal.ts';
 import { resolveSigningSecret } from './auth/signing-secret.ts';
+import { tokenLengthError } from './auth/token-size.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
 import { runCredentialsCommand } from './credentials/cli.ts';
 import { DatabaseStoppedError } from './db/database.ts';
@@ -94,6 +95,8 @@ async function main(argv: string[]): Promise<void> {
         issuer: config.authIssuer,
         audience: config.authAudience,
       });
+      const tooLong = tokenLengthError(token.length, values.company.length);
+      if (tooLong) throw new ConfigError(tooLong);
       console.log(token);
       return;
     }

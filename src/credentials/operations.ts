@@ -1,8 +1,10 @@
 // What the operator does at integration set-up (through the CLI), and what POST /oauth/token does.
+
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { OAuthSigningKey } from '../auth/oauth-signing-key.ts';
 import { SCOPES } from '../auth/principal.ts';
+import { accessTokenLength, tokenLengthError } from '../auth/token-size.ts';
 import type { Database } from '../db/database.ts';
 import { stopSubscriptionsOf } from '../subscriptions/store.ts';
 import { UUID } from '../text-formats.ts';
@@ -51,6 +53,8 @@ export async function createClient(
     return company.toLowerCase();
   });
   if (companies.length === 0) throw new CredentialInputError('at least one --company is needed');
+  const tooLong = tokenLengthError(accessTokenLength(companies, scopes.join(' ')), companies.length);
+  if (tooLong) throw new CredentialInputError(`the client's ${tooLong}`);
   const clientSecret = generateClientSecret();
   const secretHash = await hashClientSecret(clientSecret);
   return db.transaction(async (tx) => {
