@@ -8,6 +8,7 @@ import { SCOPES } from './auth/principal.ts';
 import { resolveSigningSecret } from './auth/signing-secret.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
 import { runCredentialsCommand } from './credentials/cli.ts';
+import { ServiceCommandError } from './credentials/cli-socket.ts';
 import { DatabaseStoppedError } from './db/database.ts';
 import { openDatabase } from './db/open-database.ts';
 import { serve } from './serve.ts';
@@ -122,6 +123,11 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (isArgumentError(error)) {
     console.error(`ledgerhook: ${error.message} (see ledgerhook --help)`);
     process.exitCode = 2;
+    return;
+  }
+  if (error instanceof ServiceCommandError) {
+    console.error(`ledgerhook: ${error.message}`);
+    process.exitCode = 1;
     return;
   }
   // Already logged by `serve`, which stopped for it.

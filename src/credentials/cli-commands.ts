@@ -1,5 +1,7 @@
 // What `ledgerhook clients …` and `ledgerhook api-keys …` ask and answer, as data, and how a database
-// answers it; cli.ts prints the answer.
+// answers it. The CLI answers a request on the database itself, or has the service that holds an
+// embedded DATA_DIR answer it (cli-socket.ts); either way cli.ts prints the answer, so the output is
+// the same.
 import Type, { type Static } from 'typebox';
 import type { Database } from '../db/database.ts';
 import { CredentialInputError, createApiKey, createClient, revokeApiKeyById, revokeClientById } from './operations.ts';
@@ -7,7 +9,7 @@ import { type ApiKey, type Client, listApiKeys, listClients } from './store.ts';
 
 const exactly = { additionalProperties: false } as const;
 
-/** Every request there is. */
+/** Every request there is: what the service's socket takes, and nothing else. */
 export const CredentialRequestSchema = Type.Union([
   Type.Object(
     {
@@ -29,7 +31,7 @@ export type CredentialRequest = Static<typeof CredentialRequestSchema>;
 /** A client as `clients list` shows it: with its keys, never a secret or a hash. */
 export type ListedClient = Client & { apiKeys: Omit<ApiKey, 'clientId'>[] };
 
-/** A request's answer, under the request's command: plain JSON. */
+/** A request's answer, under the request's command. Plain JSON, so that it crosses the socket unchanged. */
 export type CredentialAnswer =
   | {
       command: 'clients create';

@@ -1,10 +1,12 @@
 // `ledgerhook clients …` and `ledgerhook api-keys …`: integration set-up by the operator. Secrets are
-// printed once, here, and stored only as hashes.
+// printed once, here, and stored only as hashes. On an embedded DATA_DIR that a running service
+// holds, the service answers the command (cli-socket.ts); otherwise this process opens the database.
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError } from '../config.ts';
 import { openDatabase } from '../db/open-database.ts';
 import { resolveApiKeyPepper } from './api-key-pepper.ts';
 import { answerCredentialRequest, type CredentialAnswer, type CredentialRequest } from './cli-commands.ts';
+import { askRunningService } from './cli-socket.ts';
 import { CredentialInputError } from './operations.ts';
 
 type Print = (line: string) => void;
@@ -36,7 +38,7 @@ export async function runCredentialsCommand(
   const missing = missingArgument(key, options);
   if (missing) throw new ConfigError(`${missing} (see ledgerhook ${key} --help)`);
   const request = requestOf(key, options);
-  const answer = await answerHere(config, request);
+  const answer = (await answeredByService(config, request)) ?? (await answerHere(config, request));
   printAnswer(answer, values.json, print);
 }
 
@@ -82,6 +84,12 @@ function requestOf(command: string, options: Options): CredentialRequest {
     default:
       return { command: 'clients list' };
   }
+}
+
+/** The running service's answer, when one holds the embedded DATA_DIR and listens on its socket. */
+async function answeredByService(config: Config, request: CredentialRequest): Promise<CredentialAnswer | undefined> {
+  if (config.databaseUrl || config.dataDir === 'memory') return undefined;
+  return askRunningService(config.dataDir, request);
 }
 
 async function answerHere(config: Config, request: CredentialRequest): Promise<CredentialAnswer> {
