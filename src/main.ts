@@ -10,6 +10,7 @@ import { resolveSigningSecret } from './auth/signing-secret.ts';
 import { tokenLengthError } from './auth/token-size.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
 import { runCredentialsCommand } from './credentials/cli.ts';
+import { ServiceCommandError } from './credentials/cli-socket.ts';
 import { DatabaseStoppedError } from './db/database.ts';
 import { openDatabase } from './db/open-database.ts';
 import { serve } from './serve.ts';
@@ -138,6 +139,11 @@ function refuse(message: string): never {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError) refuse(error.message);
   if (isArgumentError(error)) refuse(`${error.message} (see ledgerhook --help)`);
+  if (error instanceof ServiceCommandError) {
+    console.error(`ledgerhook: ${error.message}`);
+    process.exitCode = 1;
+    return;
+  }
   // Already logged by `serve`, which stopped for it.
   if (!(error instanceof DatabaseStoppedError)) console.error(error);
   // Ended here rather than when nothing is left to run: the embedded engine keeps timers of its own

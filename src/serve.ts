@@ -4,6 +4,7 @@ import { resolveSigningSecret } from './auth/signing-secret.ts';
 import { createTokenVerifier } from './auth/verify-token.ts';
 import type { Config, Role } from './config.ts';
 import { resolveApiKeyPepper } from './credentials/api-key-pepper.ts';
+import { type CliSocket, openCliSocket } from './credentials/cli-socket.ts';
 import { startCredentialStatus } from './credentials/credential-status.ts';
 import { checkCredentialSettings, ownTokenKey, tokenIssuer, unsharedIssuerWarning } from './credentials/setup.ts';
 import type { Database } from './db/database.ts';
@@ -54,7 +55,11 @@ export async function serve(config: Config, role: Role): Promise<void> {
       {
         role,
         database: db.kind,
-        ...(db.kind === 'pglite' && { dataDir: config.dataDir, cache: await sharedBuffers(db) }),
+        ...(db.kind === 'pglite' && {
+          dataDir: config.dataDir,
+          cache: await sharedBuffers(db),
+          cliSocket: running.cliSocket?.path,
+        }),
         environment: config.environment,
         publicBaseUrl: config.publicBaseUrl,
       },
@@ -85,6 +90,7 @@ export async function serve(config: Config, role: Role): Promise<void> {
 
 /** What a role runs beside the database, each part set once it has started. */
 interface Running {
+  cliSocket?: CliSocket;
   api?: Awaited<ReturnType<typeof startApi>>;
   worker?: Awaited<ReturnType<typeof startDeliveryWorker>>;
   sweeper?: ReturnType<typeof startExpirySweeper>;
@@ -103,6 +109,10 @@ interface StartContext {
 
 /** Starts the role's parts in order, none once a stop has been asked for. */
 async function start(running: Running, { config, role, db, logger, stop }: StartContext): Promise<void> {
+  // Whatever the role, the process that holds an embedded DATA_DIR answers `clients` and `api-keys`.
+  if (db.kind === 'pglite' && config.dataDir !== 'memory' && !stop.received) {
+    running.cliSocket = await startCliSocket(config, db, logger);
+  }
   if (role !== 'worker' && !stop.received) running.api = await startApi(config, db, logger);
   // The worker needs no HTTP port; `all` runs it beside the API in this process.
   if (role === 'api' || stop.received) return;
@@ -122,17 +132,35 @@ async function start(running: Running, { config, role, db, logger, stop }: Start
 const REQUESTS_GRACE_MS = 10_000;
 
 async function close(running: Running, db: Database): Promise<void> {
-  const { api, worker, sweeper, retention, recovery, autoDisable } = running;
+  const { api, worker, sweeper, retention, recovery, autoDisable, cliSocket } = running;
   const cut = setTimeout(() => api?.app.server.closeAllConnections(), REQUESTS_GRACE_MS).unref();
   // Attempts in flight finish and are recorded (each bounded by WEBHOOK_TIMEOUT_MS).
   await Promise.all([
     api?.app.close(),
     worker?.stop(),
     ...[sweeper, retention, recovery, autoDisable].map((sweep) => sweep?.stop()),
+    cliSocket?.close(), // the commands under way are answered before the database closes
   ]);
   clearTimeout(cut);
   await api?.credentialStatus.close();
   await db.close();
+}
+
+/**
+ * The socket `clients` and `api-keys` reach this process through (cli-socket.ts). Without one (a
+ * DATA_DIR path too long for a socket's, a filesystem that holds none) the service runs on, and those
+ * commands answer that DATA_DIR is in use, as before the service has started.
+ */
+async function startCliSocket(config: Config, db: Database, logger: pino.Logger): Promise<CliSocket | undefined> {
+  try {
+    return await openCliSocket({ dataDir: config.dataDir, db, pepper: resolveApiKeyPepper(config), logger });
+  } catch (error) {
+    logger.warn(
+      { err: error },
+      'clients and api-keys cannot reach this service (no socket in DATA_DIR/run): run them while it is stopped',
+    );
+    return undefined;
+  }
 }
 
 /** The embedded database's page cache, as it runs (sized to its data at start: pglite-shared-buffers.ts). */

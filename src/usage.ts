@@ -19,7 +19,7 @@ const COMMANDS = {
 } as const;
 
 const EMBEDDED_NOTE =
-  '  (On the embedded database, run clients and api-keys while the service is stopped: a DATA_DIR admits one process.)';
+  '  (On the embedded database, while the service runs, clients and api-keys run through it: DATA_DIR/run/cli.sock.)';
 const GENERAL = `  ledgerhook --version                         print the version
   ledgerhook [<command>] --help                print this usage, or one command's`;
 

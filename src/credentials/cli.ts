@@ -1,12 +1,13 @@
 // `ledgerhook clients …` and `ledgerhook api-keys …`: integration set-up by the operator. Secrets are
-// printed once, here, and stored only as hashes.
+// printed once, here, and stored only as hashes. On an embedded DATA_DIR that a running service
+// holds, the service answers the command (cli-socket.ts); otherwise this process opens the database.
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError } from '../config.ts';
-import type { Database } from '../db/database.ts';
 import { openDatabase } from '../db/open-database.ts';
 import { resolveApiKeyPepper } from './api-key-pepper.ts';
-import { CredentialInputError, createApiKey, createClient, revokeApiKeyById, revokeClientById } from './operations.ts';
-import { listApiKeys, listClients } from './store.ts';
+import { answerCredentialRequest, type CredentialAnswer, type CredentialRequest } from './cli-commands.ts';
+import { askRunningService } from './cli-socket.ts';
+import { CredentialInputError } from './operations.ts';
 
 type Print = (line: string) => void;
 
@@ -33,25 +34,12 @@ export async function runCredentialsCommand(
   if (!known.includes(key)) throw new ConfigError(`unknown command "${key}"; see ledgerhook --help`);
   // A mistyped command changes nothing: it is refused before the pepper or the database (which on
   // the embedded database would create DATA_DIR) is touched.
-  const missing = missingArgument(key, { ...values, id: positionals[0] });
+  const options = { ...values, id: positionals[0] };
+  const missing = missingArgument(key, options);
   if (missing) throw new ConfigError(`${missing} (see ledgerhook ${key} --help)`);
-  const needsPepper = key === 'clients create' || key === 'api-keys create';
-  const pepper = needsPepper ? resolveApiKeyPepper(config) : undefined;
-  if (needsPepper && !pepper) {
-    throw new ConfigError(
-      'API keys need API_KEY_PEPPER (or AUTH_JWT_SECRET) with DATABASE_URL; set the one the service uses',
-    );
-  }
-
-  const db = await openDatabase(config);
-  try {
-    await run(db, key, { ...values, id: positionals[0], pepper: pepper as Buffer }, print);
-  } catch (error) {
-    if (error instanceof CredentialInputError) throw new ConfigError(error.message);
-    throw error;
-  } finally {
-    await db.close();
-  }
+  const request = requestOf(key, options);
+  const answer = (await answeredByService(config, request)) ?? (await answerHere(config, request));
+  printAnswer(answer, values.json, print);
 }
 
 interface Options {
@@ -59,12 +47,10 @@ interface Options {
   company?: string[];
   scope?: string;
   client?: string;
-  json: boolean;
   id?: string;
-  pepper: Buffer;
 }
 
-function missingArgument(command: string, options: Omit<Options, 'json' | 'pepper'>): string | undefined {
+function missingArgument(command: string, options: Options): string | undefined {
   switch (command) {
     case 'clients create':
       if (!options.name || !options.company?.length || options.scope === undefined)
@@ -80,37 +66,66 @@ function missingArgument(command: string, options: Omit<Options, 'json' | 'peppe
   }
 }
 
-async function run(db: Database, command: string, options: Options, print: Print): Promise<void> {
+/** The request of a command whose arguments missingArgument found complete. */
+function requestOf(command: string, options: Options): CredentialRequest {
   switch (command) {
-    case 'clients create': {
-      const created = await createClient(db, options.pepper, {
+    case 'clients create':
+      return {
+        command,
         name: options.name as string,
         companies: options.company as string[],
         scope: options.scope as string,
-      });
-      const shown = {
-        client_id: created.client.id,
-        client_secret: created.clientSecret,
-        api_key_id: created.apiKey.id,
-        api_key: created.apiKeyValue,
-        companies: created.client.companies,
-        scope: created.client.scopes.join(' '),
       };
-      if (options.json) return print(JSON.stringify(shown));
-      print(`client_id:     ${shown.client_id}`);
-      print(`client_secret: ${shown.client_secret}`);
-      print(`api_key_id:    ${shown.api_key_id}`);
-      print(`api_key:       ${shown.api_key}`);
+    case 'api-keys create':
+      return { command, clientId: options.client as string };
+    case 'clients revoke':
+    case 'api-keys revoke':
+      return { command, id: options.id as string };
+    default:
+      return { command: 'clients list' };
+  }
+}
+
+/** The running service's answer, when one holds the embedded DATA_DIR and listens on its socket. */
+async function answeredByService(config: Config, request: CredentialRequest): Promise<CredentialAnswer | undefined> {
+  if (config.databaseUrl || config.dataDir === 'memory') return undefined;
+  return askRunningService(config.dataDir, request);
+}
+
+async function answerHere(config: Config, request: CredentialRequest): Promise<CredentialAnswer> {
+  const needsPepper = request.command === 'clients create' || request.command === 'api-keys create';
+  const pepper = needsPepper ? resolveApiKeyPepper(config) : undefined;
+  if (needsPepper && !pepper) {
+    throw new ConfigError(
+      'API keys need API_KEY_PEPPER (or AUTH_JWT_SECRET) with DATABASE_URL; set the one the service uses',
+    );
+  }
+  const db = await openDatabase(config);
+  try {
+    return await answerCredentialRequest(db, pepper, request);
+  } catch (error) {
+    if (error instanceof CredentialInputError) throw new ConfigError(error.message);
+    throw error;
+  } finally {
+    await db.close();
+  }
+}
+
+function printAnswer(answer: CredentialAnswer, json: boolean, print: Print) {
+  switch (answer.command) {
+    case 'clients create': {
+      const { created } = answer;
+      if (json) return print(JSON.stringify(created));
+      print(`client_id:     ${created.client_id}`);
+      print(`client_secret: ${created.client_secret}`);
+      print(`api_key_id:    ${created.api_key_id}`);
+      print(`api_key:       ${created.api_key}`);
       print('The secret and the key are shown this once; only their hashes are stored.');
       return;
     }
     case 'clients list': {
-      const [clients, keys] = await Promise.all([listClients(db), listApiKeys(db)]);
-      const rows = clients.map((client) => ({
-        ...client,
-        apiKeys: keys.filter((k) => k.clientId === client.id).map(({ clientId: _, ...k }) => k),
-      }));
-      if (options.json) return print(JSON.stringify(rows));
+      const rows = answer.clients;
+      if (json) return print(JSON.stringify(rows));
       for (const row of rows) {
         const status = row.revokedAt ? `revoked ${row.revokedAt}` : 'active';
         print(
@@ -122,29 +137,21 @@ async function run(db: Database, command: string, options: Options, print: Print
       if (rows.length === 0) print('no clients');
       return;
     }
-    case 'clients revoke': {
-      const id = options.id as string;
-      const revoked = await revokeClientById(db, id);
-      if (!revoked) throw new ConfigError(`no active client ${id}`);
+    case 'clients revoke':
       print(
-        `revoked ${id}; ${revoked.subscriptions} subscription(s) set INACTIVE, ${revoked.messages} pending message(s) cancelled`,
+        `revoked ${answer.id}; ${answer.subscriptions} subscription(s) set INACTIVE, ${answer.messages} pending message(s) cancelled`,
       );
       return;
-    }
-    case 'api-keys revoke': {
-      const id = options.id as string;
-      if (!(await revokeApiKeyById(db, id))) throw new ConfigError(`no active API key ${id}`);
-      print(`revoked ${id}`);
-      return;
-    }
     case 'api-keys create': {
-      const { apiKey, apiKeyValue } = await createApiKey(db, options.pepper, options.client as string);
-      if (options.json)
-        return print(JSON.stringify({ api_key_id: apiKey.id, api_key: apiKeyValue, client_id: apiKey.clientId }));
-      print(`api_key_id: ${apiKey.id}`);
-      print(`api_key:    ${apiKeyValue}`);
+      const { created } = answer;
+      if (json) return print(JSON.stringify(created));
+      print(`api_key_id: ${created.api_key_id}`);
+      print(`api_key:    ${created.api_key}`);
       print('The key is shown this once; only its hash is stored.');
       return;
     }
+    case 'api-keys revoke':
+      print(`revoked ${answer.id}`);
+      return;
   }
 }

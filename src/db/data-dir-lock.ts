@@ -68,7 +68,7 @@ function tryLock(dataDir: string): (() => void) | undefined {
 const SQLITE_BUSY = 5;
 
 /** The pid in the holder file; undefined while there is none (the holder writes it just after locking). */
-function holderOf(dataDir: string): number | undefined {
+export function holderOf(dataDir: string): number | undefined {
   try {
     const pid = Number(readFileSync(join(dataDir, HOLDER_FILE), 'utf8').trim());
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;

@@ -1,7 +1,6 @@
 // The whole integration set-up as an operator and an integrator do it: `ledgerhook clients create`,
-// then HTTP with the printed credentials, then `ledgerhook clients revoke`. On PostgreSQL the revoke
-// runs beside the live server; a PGlite DATA_DIR admits one process, so there the server is stopped
-// for the CLI and started again.
+// then HTTP with the printed credentials, then `ledgerhook clients revoke` beside the live server (on
+// an embedded DATA_DIR through the server's socket: cli-beside-service.test.ts).
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -138,23 +137,18 @@ describe(`integration set-up through the CLI and HTTP (${TEST_DATABASE_URL ? 'Po
     });
     assert.equal(subscribed.status, 200);
 
-    // 3. The operator revokes one key, then the client.
-    const revoke = async (args: string[]) => {
-      if (!TEST_DATABASE_URL) await server?.stop();
-      const { stdout } = await runCli(args, env);
-      if (!TEST_DATABASE_URL) server = await start();
-      return stdout;
-    };
-    const url = () => (server as Served).url;
+    // 3. The operator revokes one key, then the client, while the server runs.
+    const revoke = async (args: string[]) => (await runCli(args, env)).stdout;
     await revoke(['api-keys', 'revoke', second.api_key_id]);
-    await refused(() => getAccount(url(), data.id, bySecondKey));
-    assert.equal((await getAccount(url(), data.id, byKey)).status, 200);
+    const { url } = server;
+    await refused(() => getAccount(url, data.id, bySecondKey));
+    assert.equal((await getAccount(url, data.id, byKey)).status, 200);
     const revokedClient = await revoke(['clients', 'revoke', printed.client_id]);
     assert.match(revokedClient, /1 subscription\(s\) set INACTIVE/);
     for (const authorization of [`Bearer ${token}`, byKey, byBasic]) {
-      await refused(() => getAccount(url(), data.id, authorization));
+      await refused(() => getAccount(url, data.id, authorization));
     }
-    const again = await tokenRequest(url(), printed);
+    const again = await tokenRequest(url, printed);
     assert.equal(again.status, 401);
     assert.equal(((await again.json()) as { error: string }).error, 'invalid_client');
 
@@ -168,7 +162,6 @@ describe(`integration set-up through the CLI and HTTP (${TEST_DATABASE_URL ? 'Po
   });
 
   it('refuses a revoke of an unknown id and a create with an unknown scope, exit code 2', async () => {
-    if (server && !TEST_DATABASE_URL) await server.stop();
     for (const args of [
       ['clients', 'revoke', randomUUID()],
       ['clients', 'create', '--name', 'x', '--company', company, '--scope', 'accounts:admin'],
@@ -183,8 +176,9 @@ describe(`integration set-up through the CLI and HTTP (${TEST_DATABASE_URL ? 'Po
 });
 
 /**
- * The next request is refused. Across processes the server hears the revocation through NOTIFY, a
- * moment after the CLI committed; it must be well within 1 s (the status cache's safety expiry is 5 s).
+ * The next request is refused. On PostgreSQL the server hears the revocation through NOTIFY, a moment
+ * after the CLI committed (an embedded server commits it itself); it must be well within 1 s (the
+ * status cache's safety expiry is 5 s).
  */
 async function refused(send: () => Promise<Response>): Promise<void> {
   const deadline = Date.now() + 1000;

@@ -96,3 +96,38 @@ export async function startServe(
 export async function runCli(args: string[], env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
   return execFileAsync(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env } });
 }
+
+export interface CliOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `ledgerhook <args>` to completion (as user `uid` if given), killed after `timeoutMs`; resolves
+ * with its exit code and output, whatever the code.
+ */
+export function cliOutcome(
+  args: string[],
+  env: Record<string, string>,
+  { timeoutMs = 60_000, uid }: { timeoutMs?: number; uid?: number } = {},
+): Promise<CliOutcome> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [MAIN, ...args],
+      {
+        env: { ...process.env, ...env },
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+        ...(uid !== undefined && { uid, gid: uid }),
+      },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') {
+          return reject(new Error(`ledgerhook ${args.join(' ')}: ${error.message}`));
+        }
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
+  });
+}
