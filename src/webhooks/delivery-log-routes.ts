@@ -63,6 +63,12 @@ const AttemptSchema = Type.Object({
   statusCode: Nullable(Type.Integer({ description: 'The HTTP status; null when no response came' })),
   error: Nullable(Type.String({ description: 'Why no response came: timeout, refused connection, TLS, address…' })),
   responseBody: Nullable(Type.String({ description: 'The first 4 KiB of the response body' })),
+  retryAfterMs: Nullable(
+    Type.Integer({
+      description:
+        "The wait a 429 or 503 answer asked for with Retry-After, capped at WEBHOOK_RETRY_SCHEDULE's longest wait: the next attempt came no sooner. Null when it asked for none",
+    }),
+  ),
   succeeded: Type.Boolean({ description: 'A 2xx within WEBHOOK_TIMEOUT_MS' }),
 });
 

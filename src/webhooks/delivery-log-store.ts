@@ -100,7 +100,7 @@ export const ATTEMPT_SORT_COLUMNS: Record<string, SortColumn> = {
 export const ATTEMPTS_PER_PAGE = 250;
 
 const ATTEMPT_COLUMNS = `attempt, ${isoTimestamp('started_at')} AS "startedAt", duration_ms AS "durationMs",
-  status_code AS "statusCode", error, response_body AS "responseBody", succeeded`;
+  status_code AS "statusCode", error, response_body AS "responseBody", retry_after_ms AS "retryAfterMs", succeeded`;
 
 /** A page of the message's attempts: a message resent without end has attempts without end. */
 export async function listAttempts(db: Queryable, messageId: string, position: PagePosition): Promise<Page> {

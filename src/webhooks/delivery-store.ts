@@ -142,6 +142,8 @@ export interface AttemptRecord {
   statusCode: number | null;
   error: string | null;
   responseBody: string | null;
+  /** The wait the receiver asked for with Retry-After; the next attempt comes no sooner. */
+  retryAfterMs: number | null;
   startedAt: Date;
   durationMs: number;
 }
@@ -154,7 +156,8 @@ export interface RecordedAttempt {
 /**
  * Stores attempts and moves their messages on, in one statement (so one transaction, one commit):
  * delivered on success; else failed after 1 + schedule length attempts in this round (a resend
- * starts a round, see schedule_base), else pending again at now() + the round's next wait. The
+ * starts a round, see schedule_base), else pending again at now() + the round's next wait, or the
+ * receiver's Retry-After when longer, up to the schedule's longest wait (retry-after.ts). The
  * subscriptions' health figures move in the same statement (delivery-health-sql.ts).
  * `scheduleMs` is WEBHOOK_RETRY_SCHEDULE in milliseconds. Answers, for each record in order, what
  * was stored, or undefined where the lease was lost (another worker holds the message or recorded
@@ -177,8 +180,9 @@ export async function recordAttempts(
 /** recordAttempts' one statement (its plan is tested: test/webhooks/delivery/claim-plan.test.ts). */
 export const RECORD_ATTEMPTS = `WITH input AS (
        SELECT * FROM unnest($3::text[], $4::int[], $5::boolean[], $6::timestamptz[], $7::int[], $8::int[],
-                            $9::text[], $10::text[])
-         AS t(message_id, expected_attempts, succeeded, started_at, duration_ms, status_code, error, response_body)
+                            $9::text[], $10::text[], $11::int[])
+         AS t(message_id, expected_attempts, succeeded, started_at, duration_ms, status_code, error, response_body,
+              retry_after_ms)
      ), updated AS (
        UPDATE messages m SET
          attempts = m.attempts + 1,
@@ -188,7 +192,8 @@ export const RECORD_ATTEMPTS = `WITH input AS (
          delivered_at = CASE WHEN i.succeeded THEN now() ELSE m.delivered_at END,
          next_attempt_at = CASE WHEN i.succeeded OR m.attempts + 1 - m.schedule_base >= cardinality($2::int[]) + 1
                                 THEN m.next_attempt_at
-                                ELSE now() + ($2::int[])[m.attempts + 1 - m.schedule_base] * interval '1 millisecond' END,
+                                ELSE now() + greatest(($2::int[])[m.attempts + 1 - m.schedule_base],
+                                                      coalesce(i.retry_after_ms, 0)) * interval '1 millisecond' END,
          leased_until = NULL, leased_by = NULL, updated_at = now()
        FROM input i
        -- Still pending, written so that no partial index of pending messages matches: statistics
@@ -199,8 +204,9 @@ export const RECORD_ATTEMPTS = `WITH input AS (
        RETURNING m.id, m.attempts, m.status, m.subscription_id
      ), inserted AS (
        INSERT INTO message_attempts
-         (message_id, attempt, started_at, duration_ms, status_code, error, response_body, succeeded)
-       SELECT u.id, u.attempts, i.started_at, i.duration_ms, i.status_code, i.error, i.response_body, i.succeeded
+         (message_id, attempt, started_at, duration_ms, status_code, error, response_body, succeeded, retry_after_ms)
+       SELECT u.id, u.attempts, i.started_at, i.duration_ms, i.status_code, i.error, i.response_body, i.succeeded,
+         i.retry_after_ms
        FROM updated u JOIN input i ON i.message_id = u.id
      ), ${HEALTH_CTES}
      SELECT id AS "messageId", attempts AS attempt, status FROM updated`;
@@ -221,6 +227,8 @@ export function recordAttemptsParams(
     records.map((r) => r.statusCode),
     records.map((r) => r.error),
     records.map((r) => r.responseBody),
+    // Capped at the schedule's longest wait: a receiver cannot park a message beyond it.
+    records.map((r) => (r.retryAfterMs === null ? null : Math.min(r.retryAfterMs, Math.max(0, ...scheduleMs)))),
   ];
 }
 

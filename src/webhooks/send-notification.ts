@@ -7,6 +7,7 @@ import { Agent, request } from 'undici';
 import { VERSION } from '../version.ts';
 import { endpointUrlProblem, publicOnlyLookup } from './endpoint-guard.ts';
 import type { EventPayload } from './event-payload.ts';
+import { retryAfterMs } from './retry-after.ts';
 import { signatureHeader } from './signature.ts';
 
 /** How much of a response body the delivery log keeps. */
@@ -32,6 +33,8 @@ export interface AttemptOutcome {
   error: string | null;
   /** The first 4 KiB of the response body, or null without a response. */
   responseBody: string | null;
+  /** The wait a 429 or 503 asked for with Retry-After, in milliseconds (retry-after.ts), else null. */
+  retryAfterMs: number | null;
   durationMs: number;
   startedAt: Date;
 }
@@ -87,7 +90,11 @@ export function createNotificationSender(options: SenderOptions): NotificationSe
   async function send(n: Notification): Promise<AttemptOutcome> {
     const startedAt = new Date();
     const start = performance.now();
-    const finish = (outcome: Pick<AttemptOutcome, 'statusCode' | 'error' | 'responseBody'>): AttemptOutcome => ({
+    const finish = (
+      outcome: Pick<AttemptOutcome, 'statusCode' | 'error' | 'responseBody'> &
+        Partial<Pick<AttemptOutcome, 'retryAfterMs'>>,
+    ): AttemptOutcome => ({
+      retryAfterMs: null,
       ...outcome,
       succeeded: outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300,
       durationMs: Math.round(performance.now() - start),
@@ -104,7 +111,12 @@ export function createNotificationSender(options: SenderOptions): NotificationSe
       // undici's request() follows no redirects: a 3xx is answered as it is, a failed attempt.
       const response = await request(n.endpointUrl, { dispatcher: agent, method: 'POST', headers, body, signal });
       const responseBody = await readExcerpt(response.body);
-      return finish({ statusCode: response.statusCode, error: null, responseBody });
+      return finish({
+        statusCode: response.statusCode,
+        error: null,
+        responseBody,
+        retryAfterMs: retryAfterMs(response.statusCode, response.headers['retry-after']),
+      });
     } catch (error) {
       const timedOut = signal.aborted;
       return finish({

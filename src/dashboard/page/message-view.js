@@ -152,6 +152,8 @@ function attemptTable(list) {
             a.statusCode !== null ? `HTTP ${a.statusCode}` : 'No response',
           ),
           a.error && h('span', { class: 'reason' }, ` ${a.error}`),
+          a.retryAfterMs !== null &&
+            h('span', { class: 'reason' }, ` asked to wait ${duration(a.retryAfterMs)} (Retry-After)`),
         ],
         a.responseBody
           ? h(

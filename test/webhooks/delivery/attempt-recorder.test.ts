@@ -17,6 +17,7 @@ const attempt = (messageId: string, succeeded = true): AttemptRecord => ({
   statusCode: succeeded ? 204 : 500,
   error: null,
   responseBody: null,
+  retryAfterMs: null,
   startedAt: new Date(),
   durationMs: 3,
 });

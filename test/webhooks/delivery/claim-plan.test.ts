@@ -269,6 +269,7 @@ describe('claiming with statistics taken while nothing was pending', { timeout: 
       statusCode: 204,
       error: null,
       responseBody: null,
+      retryAfterMs: null,
     }));
     const params = recordAttemptsParams('claim-plan-test', records, [5000]);
     const recording = await rolledBack((tx) => blocksRead(tx, RECORD_ATTEMPTS, params));
