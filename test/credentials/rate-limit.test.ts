@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mintToken } from '../../src/auth/mint-token.ts';
+import { needs } from '../support/components.ts';
 import { privateRedisForSuite } from '../support/redis-server.ts';
 import { type Served, startServe } from './processes.ts';
 import { basic, type CredentialsApp, startCredentialsApp } from './support.ts';
@@ -120,7 +121,7 @@ async function searchStatus(server: Served, authorization: string, companyId: st
   return response.status;
 }
 
-describe('rate limits shared between two processes through Redis', () => {
+describe('rate limits shared between two processes through Redis', { skip: await needs('redis-server') }, () => {
   const { servers, secret } = serversSharingRedis({
     RATE_LIMIT_MAX: '4',
     RATE_LIMIT_WINDOW: '1m',
@@ -138,7 +139,7 @@ describe('rate limits shared between two processes through Redis', () => {
   });
 });
 
-describe('failed authentications counted through Redis', () => {
+describe('failed authentications counted through Redis', { skip: await needs('redis-server') }, () => {
   const { servers, secret } = serversSharingRedis({
     RATE_LIMIT_MAX: '0',
     AUTH_FAILURE_LIMIT_MAX: '2',

@@ -8,7 +8,9 @@ import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { mintToken } from '../../src/auth/mint-token.ts';
-import { freePort, privateRedisForSuite, silentServer, within } from '../support/redis-server.ts';
+import { needs } from '../support/components.ts';
+import { within } from '../support/deadlines.ts';
+import { freePort, privateRedisForSuite, silentServer } from '../support/redis-server.ts';
 import { type Served, startServe } from './processes.ts';
 
 const ANSWER_GUARD_MS = 5000;
@@ -159,7 +161,7 @@ describe('REDIS_URL at a server that accepts and never answers', () => {
   });
 });
 
-describe('Redis that freezes while connected', () => {
+describe('Redis that freezes while connected', { skip: await needs('redis-server') }, () => {
   const redis = privateRedisForSuite();
   const { servers, secret } = serve(() => redis().url);
 
@@ -172,7 +174,7 @@ describe('Redis that freezes while connected', () => {
   });
 });
 
-describe('Redis killed while two processes share it, then started again', () => {
+describe('Redis killed while two processes share it, then started again', { skip: await needs('redis-server') }, () => {
   const redis = privateRedisForSuite();
   const { servers, secret } = serve(() => redis().url, 2);
 
@@ -207,7 +209,7 @@ describe('Redis killed while two processes share it, then started again', () => 
   });
 });
 
-describe('rate-limit keys in Redis', () => {
+describe('rate-limit keys in Redis', { skip: await needs('redis-server') }, () => {
   const redis = privateRedisForSuite();
   const { servers, secret } = serve(() => redis().url);
   let client: Redis | undefined;

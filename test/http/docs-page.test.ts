@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { DOCS_CSP } from '../../src/http/docs-page.ts';
 import { launchChromium, UI_TIMEOUT_MS } from '../dashboard/support.ts';
+import { needs } from '../support/components.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 
 let t: TestApp;
@@ -58,7 +59,7 @@ describe('GET /docs', () => {
   });
 });
 
-describe('/docs in a browser', { timeout: 120_000 }, () => {
+describe('/docs in a browser', { timeout: 120_000, skip: await needs('chromium') }, () => {
   let browser: Browser;
   let base: string;
   before(async () => {
