@@ -104,7 +104,8 @@ function serversSharingRedis(limits: Record<string, string>): { servers: Served[
   const redis = privateRedisForSuite();
   before(async () => {
     const env = { DATA_DIR: 'memory', DATABASE_URL: '', AUTH_JWT_SECRET: secret, REDIS_URL: redis().url, ...limits };
-    servers.push(...(await Promise.all([startServe(env), startServe(env)])));
+    // Each is stopped after the suite as soon as it has started, even if the other fails to.
+    await Promise.all([startServe(env), startServe(env)].map((start) => start.then((served) => servers.push(served))));
   });
   after(() => Promise.all(servers.map((s) => s.stop())));
   return { servers, secret };
