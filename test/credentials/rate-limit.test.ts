@@ -7,6 +7,9 @@ import { privateRedisForSuite } from '../support/redis-server.ts';
 import { type Served, startServe } from './processes.ts';
 import { basic, type CredentialsApp, startCredentialsApp } from './support.ts';
 
+// Asked before any suite is declared, so that a missing redis-server fails the file before any test runs.
+const SKIP_WITHOUT_REDIS = await needs('redis-server');
+
 const json = { 'content-type': 'application/json' };
 const WINDOW_MS = 5000;
 
@@ -120,7 +123,7 @@ async function searchStatus(server: Served, authorization: string, companyId: st
   return response.status;
 }
 
-describe('rate limits shared between two processes through Redis', { skip: await needs('redis-server') }, () => {
+describe('rate limits shared between two processes through Redis', { skip: SKIP_WITHOUT_REDIS }, () => {
   const { servers, secret } = serversSharingRedis({
     RATE_LIMIT_MAX: '4',
     RATE_LIMIT_WINDOW: '1m',
@@ -138,7 +141,7 @@ describe('rate limits shared between two processes through Redis', { skip: await
   });
 });
 
-describe('failed authentications counted through Redis', { skip: await needs('redis-server') }, () => {
+describe('failed authentications counted through Redis', { skip: SKIP_WITHOUT_REDIS }, () => {
   const { servers, secret } = serversSharingRedis({
     RATE_LIMIT_MAX: '0',
     AUTH_FAILURE_LIMIT_MAX: '2',

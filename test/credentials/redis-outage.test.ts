@@ -13,6 +13,9 @@ import { within } from '../support/deadlines.ts';
 import { freePort, privateRedisForSuite, silentServer } from '../support/redis-server.ts';
 import { type Served, startServe } from './processes.ts';
 
+// Asked before any suite is declared, so that a missing redis-server fails the file before any test runs.
+const SKIP_WITHOUT_REDIS = await needs('redis-server');
+
 const ANSWER_GUARD_MS = 5000;
 const STOP_GUARD_MS = 5000;
 const START_GUARD_MS = 120_000;
@@ -161,7 +164,7 @@ describe('REDIS_URL at a server that accepts and never answers', () => {
   });
 });
 
-describe('Redis that freezes while connected', { skip: await needs('redis-server') }, () => {
+describe('Redis that freezes while connected', { skip: SKIP_WITHOUT_REDIS }, () => {
   const redis = privateRedisForSuite();
   const { servers, secret } = serve(() => redis().url);
 
@@ -174,7 +177,7 @@ describe('Redis that freezes while connected', { skip: await needs('redis-server
   });
 });
 
-describe('Redis killed while two processes share it, then started again', { skip: await needs('redis-server') }, () => {
+describe('Redis killed while two processes share it, then started again', { skip: SKIP_WITHOUT_REDIS }, () => {
   const redis = privateRedisForSuite();
   const { servers, secret } = serve(() => redis().url, 2);
 
@@ -209,7 +212,7 @@ describe('Redis killed while two processes share it, then started again', { skip
   });
 });
 
-describe('rate-limit keys in Redis', { skip: await needs('redis-server') }, () => {
+describe('rate-limit keys in Redis', { skip: SKIP_WITHOUT_REDIS }, () => {
   const redis = privateRedisForSuite();
   const { servers, secret } = serve(() => redis().url);
   let client: Redis | undefined;

@@ -1,8 +1,9 @@
 // The programs some tests start besides Node and the npm packages: Chromium (the browser tests),
 // redis-server (counts shared by several processes), PostgreSQL's server programs (a cluster of a
 // test's own) and the right to mount a small tmpfs (a full disk). test/preflight.ts checks them
-// before `npm test` runs any file; a suite that needs one takes `await needs(name)` as its `skip`,
-// so that a file run alone says the same. Why a missing one fails the run: docs/decisions/test-suite.md.
+// before `npm test` runs any file; a suite that needs one takes as its `skip` what `await
+// needs(name)` answered at the top of its file (before any suite, so that a throw fails the file
+// before any test runs), and a file run alone says the same. Why a missing one fails the run: docs/decisions/test-suite.md.
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
