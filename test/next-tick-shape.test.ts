@@ -24,7 +24,7 @@ function literalFeedbackAfterCollections(loadModule: boolean): string[] {
   const printed = execFileSync(
     process.execPath,
     ['--expose-gc', '--allow-natives-syntax', '--input-type=module', '--eval', script],
-    { encoding: 'utf8' },
+    { encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' },
   );
   return [...printed.matchAll(/DefineKeyedOwnPropertyInLiteral (\w+)/g)].map((match) => match[1] ?? '');
 }

@@ -9,14 +9,19 @@ const REFUSED_SETTING = ['3D000', '28000', '28P01'];
 /**
  * Opens the database the configuration names and brings its schema up to date. A server that
  * refuses the configuration is a ConfigError (one line and exit 2); one that does not answer is not.
+ * `schema` is the PostgreSQL schema to work in; `pgliteImage` the cluster an in-memory PGlite starts
+ * from (openPglite).
  */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'pgliteSharedBuffersMb'>>,
-  options: { schema?: string } = {},
+  options: { schema?: string; pgliteImage?: Blob } = {},
 ): Promise<Database> {
   const database = config.databaseUrl
-    ? await (await import('./postgres-database.ts')).openPostgres(config.databaseUrl, options)
-    : await (await import('./pglite-database.ts')).openPglite(config.dataDir, config);
+    ? await (await import('./postgres-database.ts')).openPostgres(config.databaseUrl, { schema: options.schema })
+    : await (await import('./pglite-database.ts')).openPglite(config.dataDir, {
+        ...config,
+        image: options.pgliteImage,
+      });
   try {
     await migrate(database);
   } catch (error) {

@@ -14,10 +14,12 @@ import { sharedBuffersFor } from './pglite-shared-buffers.ts';
 /**
  * The embedded database: PostgreSQL compiled to WASM, in one process. PGlite runs one statement at
  * a time and queues other callers behind an open transaction, so transactions never interleave.
+ * An in-memory database starts from `image` (a cluster PGlite dumped) when given, instead of a new
+ * cluster: the tests' databases, whose new cluster would otherwise take most of their start.
  */
 export async function openPglite(
   dataDir: string,
-  { pgliteSharedBuffersMb = 'auto' }: Partial<Pick<Config, 'pgliteSharedBuffersMb'>> = {},
+  { pgliteSharedBuffersMb = 'auto', image }: Partial<Pick<Config, 'pgliteSharedBuffersMb'>> & { image?: Blob } = {},
 ): Promise<Database> {
   if (dataDir !== 'memory') makeDataDir(dataDir);
   const unlock = dataDir === 'memory' ? () => {} : await lockDataDir(dataDir);
@@ -26,6 +28,7 @@ export async function openPglite(
   try {
     pg = await PGlite.create({
       dataDir: dataDir === 'memory' ? undefined : dataDir,
+      loadDataDir: dataDir === 'memory' ? image : undefined,
       extensions: { btree_gin, pg_trgm },
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`],
     });

@@ -30,7 +30,7 @@ describe(`ledgerhook serve whose port is taken (${TEST_DATABASE_URL ? 'PostgreSQ
     await target?.drop();
   });
 
-  it('exits with code 1 and the reason, after opening and migrating the database', { timeout: 120_000 }, async () => {
+  it('exits with code 1 and the reason, after opening and migrating the database', { timeout: 120_000 }, async (t) => {
     const child = spawn(process.execPath, [MAIN, 'serve'], {
       env: {
         ...process.env,
@@ -60,6 +60,10 @@ describe(`ledgerhook serve whose port is taken (${TEST_DATABASE_URL ? 'PostgreSQ
     child.stderr.setEncoding('utf8').on('data', (text: string) => {
       stderr += text;
       onOutput();
+    });
+    // Ended with the test, should it fail or time out before the process exits.
+    t.after(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     });
     const [code, signal] = await once(child, 'exit');
     clearTimeout(stillRunning);

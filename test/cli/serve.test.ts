@@ -12,14 +12,26 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+// `ledgerhook token` answers at once; one still running after this is killed, so that the test fails.
+const run = (file: string, args: string[], options: { env: NodeJS.ProcessEnv }) =>
+  execFileAsync(file, args, { ...options, timeout: 60_000, killSignal: 'SIGKILL' });
+
+// Every server a test started, killed after the file if still running: a test that fails or
+// times out before its own stop leaves no process (nor the file's run) going.
+const spawned = new Set<ChildProcess>();
+after(() => {
+  for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
 
 /** `ledgerhook serve` on a free port, logging at info to its stdout. */
 function spawnServe(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [MAIN, 'serve'], {
+  const child = spawn(process.execPath, [MAIN, 'serve'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  spawned.add(child);
+  return child;
 }
 
 /** Starts `ledgerhook serve` and resolves with the address it logs once listening, and its start line. */

@@ -17,8 +17,11 @@ function ledgerhook(
     execFile(
       process.execPath,
       [MAIN, ...args],
-      { env: { ...process.env, DATABASE_URL: '', ...env } },
-      (error, stdout, stderr) => resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
+      // A usage answers at once; a command still running after this is killed, so that the test fails.
+      { env: { ...process.env, DATABASE_URL: '', ...env }, timeout: 60_000, killSignal: 'SIGKILL' },
+      // A process killed (or not started) has no exit code: -1, which no test expects.
+      (error, stdout, stderr) =>
+        resolve({ code: typeof error?.code === 'number' ? error.code : error ? -1 : 0, stdout, stderr }),
     );
   });
 }

@@ -17,7 +17,7 @@ export interface Served {
   pid: number;
   /** Everything it wrote to stdout and stderr so far (its JSON log lines). */
   output(): string;
-  /** SIGTERM; resolves once the server has stopped. */
+  /** SIGTERM; resolves once the server has stopped; rejects if it had to be killed after STOP_GRACE_MS. */
   stop(): Promise<void>;
   /** SIGKILL to the server (under npm, to its process group); resolves once the kernel is ending it. */
   kill(): Promise<void>;
@@ -35,6 +35,10 @@ export interface ServeOptions {
 }
 
 const LISTEN_TIMEOUT_MS = 60_000;
+// Past the server's own 10 s for requests in flight: a process still running then is killed.
+const STOP_GRACE_MS = 30_000;
+// Far above what a CLI command takes on a loaded machine; one still running then is killed.
+const CLI_TIMEOUT_MS = 120_000;
 const REPOSITORY = new URL('../..', import.meta.url).pathname;
 
 /** Starts `ledgerhook serve` and resolves once it logs its address. */
@@ -82,8 +86,14 @@ export async function startServe(
     output: () => output,
     async stop() {
       if (running()) signal('SIGTERM');
-      await exited;
+      let killed = false;
+      const timer = setTimeout(() => {
+        killed = running();
+        if (killed) signal('SIGKILL');
+      }, STOP_GRACE_MS);
+      await exited.finally(() => clearTimeout(timer));
       await untilEnding(pid, 30_000);
+      if (killed) throw new Error(`the server was still running ${STOP_GRACE_MS} ms after SIGTERM: killed`);
     },
     async kill() {
       if (running()) signal('SIGKILL');
@@ -94,7 +104,11 @@ export async function startServe(
 
 /** Runs `ledgerhook <args>` to completion; rejects with its stderr on a non-zero exit. */
 export async function runCli(args: string[], env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
-  return execFileAsync(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env } });
+  return execFileAsync(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, ...env },
+    timeout: CLI_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+  });
 }
 
 export interface CliOutcome {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { disableFailingSubscriptions, MIN_FAILED_MESSAGES } from '../../src/webhooks/auto-disable.ts';
+import { needs } from '../support/components.ts';
 import { emitEvent, markFailingFor } from '../webhooks/delivery/fixtures.ts';
 import { controlsTabDoesNotReach, focusIsVisible } from './keyboard.ts';
 import { type DashboardFixture, SCREENSHOT_DIR, signInWithApiKey, startDashboardFixture } from './support.ts';
@@ -58,30 +59,30 @@ async function denyClipboardWrite(target: Page, origin: string): Promise<() => P
   return () => browserSession.detach();
 }
 
-before(async () => {
-  f = await startDashboardFixture();
-  // A subscription whose receiver fails every attempt with a hostile body: its message ends failed.
-  f.answer = { status: 500, body: HOSTILE_BODY };
-  const created = await f.service.request('POST', '/v1/subscriptions', {
-    headers: { authorization: `Bearer ${f.client.apiKeyValue}` },
-    body: { eventTypes: ['v1.export-job.created'], endpointUrl: f.receiver.url },
+describe('the dashboard in a browser', { timeout: 180_000, skip: await needs('chromium') }, () => {
+  before(async () => {
+    f = await startDashboardFixture();
+    // A subscription whose receiver fails every attempt with a hostile body: its message ends failed.
+    f.answer = { status: 500, body: HOSTILE_BODY };
+    const created = await f.service.request('POST', '/v1/subscriptions', {
+      headers: { authorization: `Bearer ${f.client.apiKeyValue}` },
+      body: { eventTypes: ['v1.export-job.created'], endpointUrl: f.receiver.url },
+    });
+    assert.equal(created.status, 200, created.text);
+    subscriptionId = created.body.data.id;
+    // Four events, each failed after its three attempts; the tests follow the first.
+    const company = f.client.client.companies[0] as string;
+    const events = [];
+    for (let i = 0; i < 4; i++) events.push(await emitEvent(f.service.db, company));
+    await f.worker.recorded(12);
+    const [first] = await f.service.db.query<{ id: string }>('SELECT id FROM messages WHERE event_id = $1', [
+      events[0]?.eventId,
+    ]);
+    messageId = first?.id as string;
+    page = await f.newPage();
   });
-  assert.equal(created.status, 200, created.text);
-  subscriptionId = created.body.data.id;
-  // Four events, each failed after its three attempts; the tests follow the first.
-  const company = f.client.client.companies[0] as string;
-  const events = [];
-  for (let i = 0; i < 4; i++) events.push(await emitEvent(f.service.db, company));
-  await f.worker.recorded(12);
-  const [first] = await f.service.db.query<{ id: string }>('SELECT id FROM messages WHERE event_id = $1', [
-    events[0]?.eventId,
-  ]);
-  messageId = first?.id as string;
-  page = await f.newPage();
-});
-after(() => f?.close());
+  after(() => f?.close());
 
-describe('the dashboard in a browser', { timeout: 180_000 }, () => {
   it('refuses a wrong API key with a clear message and keeps nothing', async () => {
     await page.goto(f.url);
     await shot('sign-in');

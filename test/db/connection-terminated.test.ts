@@ -14,13 +14,17 @@ import type { Database } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/open-database.ts';
 import type { App } from '../../src/http/app.ts';
 import { buildServer } from '../../src/server.ts';
+import { needs } from '../support/components.ts';
 import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.ts';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-bytes';
 const CLIENTS = 8;
 const TERMINATIONS = 5;
 
-describe('PostgreSQL ending the service’s connections under load', { timeout: 60_000 }, () => {
+describe('PostgreSQL ending the service’s connections under load', {
+  timeout: 60_000,
+  skip: await needs('postgresql'),
+}, () => {
   let cluster: PrivatePostgres;
   let db: Database;
   let app: App;

@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Database, DatabaseStoppedError } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/open-database.ts';
+import { needs } from '../support/components.ts';
 import { PGLITE_PASS_ONLY } from '../support/database.ts';
-import { cannotMount, mountSmallFilesystem, type SmallFilesystem } from '../support/small-filesystem.ts';
+import { mountSmallFilesystem, type SmallFilesystem } from '../support/small-filesystem.ts';
 
 // A PGlite folder takes about 40 MB (its first WAL segment is 16 MB).
 const SIZE_MB = 64;
@@ -21,7 +22,7 @@ const INSERT_LARGE_ROW =
   "INSERT INTO large_rows SELECT string_agg(md5(random()::text), '') FROM generate_series(1, 20000)";
 
 describe('the embedded database on a full disk', {
-  skip: PGLITE_PASS_ONLY || (await cannotMount()),
+  skip: PGLITE_PASS_ONLY || (await needs('mount')),
   timeout: 60_000,
 }, () => {
   let disk: SmallFilesystem;

@@ -17,8 +17,9 @@ import { after, before, beforeEach, describe, it, type TestContext } from 'node:
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mintToken } from '../../src/auth/mint-token.ts';
 import { type Served, startServe } from '../credentials/processes.ts';
+import { needs } from '../support/components.ts';
 import { PGLITE_PASS_ONLY } from '../support/database.ts';
-import { cannotMount, mountSmallFilesystem, type SmallFilesystem } from '../support/small-filesystem.ts';
+import { mountSmallFilesystem, type SmallFilesystem } from '../support/small-filesystem.ts';
 import { SERVICE_ENV } from './seeded-service.ts';
 
 const WRITERS = 6;
@@ -29,7 +30,7 @@ const FATAL_LOG = 'the embedded database stopped and cannot go on in this proces
 const REQUEST_DEADLINE_MS = 10_000;
 
 describe('a service whose embedded database fills its disk', {
-  skip: PGLITE_PASS_ONLY || (await cannotMount()),
+  skip: PGLITE_PASS_ONLY || (await needs('mount')),
 }, () => {
   let disk: SmallFilesystem;
   let served: Served | undefined;

@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { mintToken } from '../../src/auth/mint-token.ts';
 import { type Served, startServe } from '../credentials/processes.ts';
+import { needs } from '../support/components.ts';
 import { POSTGRES_PASS_ONLY } from '../support/database.ts';
 import { type Answer, announcedIds, answersAsItMay, sendRequest, waitFor } from '../support/outage-requests.ts';
 import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.ts';
@@ -37,7 +38,7 @@ const AFTER_503_MS = 20;
 
 describe('PostgreSQL ending the sessions of a serving process, hundreds of times', {
   timeout: 120_000,
-  skip: POSTGRES_PASS_ONLY,
+  skip: POSTGRES_PASS_ONLY || (await needs('postgresql')),
 }, () => {
   let cluster: PrivatePostgres;
   let receiver: Receiver;

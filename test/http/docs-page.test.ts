@@ -7,7 +7,11 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { DOCS_CSP } from '../../src/http/docs-page.ts';
 import { launchChromium, UI_TIMEOUT_MS } from '../dashboard/support.ts';
+import { needs } from '../support/components.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
+
+// Asked before any suite is declared, so that a missing chromium fails the file before any test runs.
+const SKIP_WITHOUT_CHROMIUM = await needs('chromium');
 
 let t: TestApp;
 before(async () => {
@@ -58,7 +62,7 @@ describe('GET /docs', () => {
   });
 });
 
-describe('/docs in a browser', { timeout: 120_000 }, () => {
+describe('/docs in a browser', { timeout: 120_000, skip: SKIP_WITHOUT_CHROMIUM }, () => {
   let browser: Browser;
   let base: string;
   before(async () => {

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mintToken } from '../../src/auth/mint-token.ts';
 import { type Served, startServe } from '../credentials/processes.ts';
+import { needs } from '../support/components.ts';
 import { type Answer, announcedIds, answersAsItMay, sendRequest, waitFor } from '../support/outage-requests.ts';
 import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
@@ -25,7 +26,7 @@ const COMPANIES = 100;
 // A client that is answered 503 waits before its next request, as Retry-After asks (shorter here).
 const AFTER_503_MS = 50;
 
-describe('PostgreSQL restarted under load', { timeout: 120_000 }, () => {
+describe('PostgreSQL restarted under load', { timeout: 120_000, skip: await needs('postgresql') }, () => {
   let cluster: PrivatePostgres;
   let receiver: Receiver;
   let served: Served;

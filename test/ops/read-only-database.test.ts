@@ -15,6 +15,7 @@ import { mintToken } from '../../src/auth/mint-token.ts';
 import { isDatabaseUnavailable, writeRefusalOf } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/open-database.ts';
 import { type Served, startServe } from '../credentials/processes.ts';
+import { needs } from '../support/components.ts';
 import { POSTGRES_PASS_ONLY } from '../support/database.ts';
 import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.ts';
 import { WORKER_TEST_ENV } from '../support/worker-process.ts';
@@ -25,7 +26,10 @@ const WRITERS = 3;
 // Enough refused writes to have seen the service on a read-only database for a while.
 const REFUSALS = 20;
 
-describe('a PostgreSQL database that turns read-only', { timeout: 120_000, skip: POSTGRES_PASS_ONLY }, () => {
+describe('a PostgreSQL database that turns read-only', {
+  timeout: 120_000,
+  skip: POSTGRES_PASS_ONLY || (await needs('postgresql')),
+}, () => {
   let cluster: PrivatePostgres;
   let served: Served;
   const company = randomUUID();

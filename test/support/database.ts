@@ -13,11 +13,14 @@ export const PGLITE_PASS_ONLY = TEST_DATABASE_URL ? "the embedded database's own
 export const POSTGRES_PASS_ONLY = TEST_DATABASE_URL ? false : "PostgreSQL's own: runs in the PostgreSQL pass";
 
 /**
- * A fresh, migrated database for one test file: an in-memory PGlite, or a schema of its own on
- * the PostgreSQL server (dropped again by `close`).
+ * A fresh, migrated database for one test file: an in-memory PGlite (from the migrated cluster's image,
+ * pglite-image.ts), or a schema of its own on the PostgreSQL server (dropped again by `close`).
  */
 export async function openTestDatabase(): Promise<Database> {
-  if (!TEST_DATABASE_URL) return openDatabase({ databaseUrl: undefined, dataDir: 'memory' });
+  if (!TEST_DATABASE_URL) {
+    const { migratedClusterImage } = await import('./pglite-image.ts');
+    return openDatabase({ databaseUrl: undefined, dataDir: 'memory' }, { pgliteImage: await migratedClusterImage() });
+  }
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const db = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: '' }, { schema });
   return {

@@ -5,7 +5,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { lockDataDir } from '../../src/db/data-dir-lock.ts';
+import { within } from './deadlines.ts';
 import { untilEnding } from './process-state.ts';
+
+// Far above what starting Node and taking a lock take on a loaded machine.
+const ANSWER_GUARD_MS = 30_000;
 
 export interface LockContender {
   pid: number;
@@ -30,11 +34,19 @@ export async function startLockContender(dataDir: string): Promise<LockContender
   const parentExited = once(parent, 'exit');
   const answers = createInterface({ input: parent.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
   const answer = async (to: string) => {
-    const line = await answers.next();
+    const line = await within(ANSWER_GUARD_MS, `the lock contender answering ${to}`, answers.next());
     if (line.done) throw new Error(`the lock contender exited before answering ${to}`);
     return line.value;
   };
-  const pid = Number((await answer('its start')).replace(/^started /, ''));
+  let pid: number;
+  try {
+    pid = Number((await answer('its start')).replace(/^started /, ''));
+  } catch (error) {
+    // Without its parent and its stdin the contender ends too.
+    parent.kill('SIGKILL');
+    parent.stdin?.destroy();
+    throw error;
+  }
   return {
     pid,
     async ask(command) {

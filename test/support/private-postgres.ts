@@ -3,16 +3,22 @@
 // cluster lives in a fresh temporary folder, listens on 127.0.0.1 at a free port and on a socket in
 // that folder only, and is owned by the `postgres` user when the tests run as root (initdb refuses
 // root). `destroy` stops it and removes the folder; call it in an `after` hook so that a failing
-// test does not leave a server behind.
+// test does not leave a server behind. Its programs are PostgreSQL's in POSTGRES_BIN (a suite that
+// uses it takes `await needs('postgresql')` as its skip).
 import { execFile } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { POSTGRES_BIN } from './components.ts';
 
-const run = promisify(execFile);
-const BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+const execFileAsync = promisify(execFile);
+// Far above what initdb or a start, stop or statement takes on a loaded machine (pg_ctl -w gives
+// up after its own 60 s): a program still running then is killed, so that the test fails.
+const PROGRAM_TIMEOUT_MS = 90_000;
+const run = (program: string, args: string[]) =>
+  execFileAsync(program, args, { timeout: PROGRAM_TIMEOUT_MS, killSignal: 'SIGKILL' });
 
 export interface PrivatePostgres {
   /** postgres://postgres@127.0.0.1:<port>/<database> */
@@ -40,7 +46,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   }
   // As the postgres user when we are root; the server's own output goes to a log in its folder.
   const pgTool = (tool: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', join(BIN, tool), ...args]) : run(join(BIN, tool), args);
+    asRoot
+      ? run('runuser', ['-u', 'postgres', '--', join(POSTGRES_BIN, tool), ...args])
+      : run(join(POSTGRES_BIN, tool), args);
   const serverOptions = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c max_connections=60`;
   const pgCtl = (action: string) =>
     pgTool('pg_ctl', [
@@ -60,7 +68,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const cluster: PrivatePostgres = {
     url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
     async psql(sql, database = 'postgres') {
-      const { stdout } = await run('psql', [
+      const { stdout } = await run(join(POSTGRES_BIN, 'psql'), [
         '-X',
         '-A',
         '-t',

@@ -5,6 +5,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before } from 'node:test';
+import { REDIS_SERVER } from './components.ts';
+import { within } from './deadlines.ts';
 
 const START_GUARD_MS = 10_000;
 
@@ -16,19 +18,6 @@ export async function freePort(): Promise<number> {
   server.close();
   await once(server, 'close');
   return port;
-}
-
-/** Rejects with `what` if `promise` has not settled within `ms`: a guard against hangs, not a timing. */
-export async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const guard = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export interface PrivateRedis {
@@ -79,7 +68,7 @@ export function privateRedisForSuite(): () => PrivateRedis {
 
 async function spawnRedis(port: number): Promise<ChildProcess> {
   const child = spawn(
-    'redis-server',
+    REDIS_SERVER,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -90,11 +79,13 @@ async function spawnRedis(port: number): Promise<ChildProcess> {
       if (output.includes('Ready to accept connections')) resolve();
     });
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
+    // Not started at all (no such program): no exit follows.
+    child.once('error', reject);
   });
   try {
     await within(START_GUARD_MS, 'redis-server starting', ready);
   } catch (error) {
-    if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL');
+    if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
     throw error;
   }
   return child;

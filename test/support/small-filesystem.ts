@@ -1,13 +1,17 @@
 // A small filesystem of a test's own (a tmpfs), for the tests that fill the disk under the
-// embedded database. Mounting needs privileges (root, or CAP_SYS_ADMIN): CI runs as root. A test
-// file asks `cannotMount` first and skips, saying why, where this process may not mount.
+// embedded database. Mounting needs privileges (root, or CAP_SYS_ADMIN): CI runs as root. The
+// component `mount` of test/support/components.ts is `cannotMount`: a suite that mounts one takes
+// `await needs('mount')` as its skip.
 import { execFile } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+// mount and umount answer at once; one that does not within this is killed, so that the test fails.
+const run = (program: string, args: string[]) =>
+  execFileAsync(program, args, { timeout: 30_000, killSignal: 'SIGKILL' });
 
 export interface SmallFilesystem {
   /** Where it is mounted. */
