@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `ledgerhook` command: serve, migrate, token, clients, api-keys, oauth-signing-key (usage in usage.ts).
+// The `ledgerhook` command: serve, migrate, token, clients, api-keys, listen, oauth-signing-key (usage in usage.ts).
 // First: it must run before anything has had time to collect garbage (next-tick-shape.ts).
 import './next-tick-shape.ts';
 import { parseArgs } from 'node:util';
@@ -13,6 +13,8 @@ import { runCredentialsCommand } from './credentials/cli.ts';
 import { ServiceCommandError } from './credentials/cli-socket.ts';
 import { DatabaseStoppedError } from './db/database.ts';
 import { openDatabase } from './db/open-database.ts';
+import { runListen } from './listen/listen.ts';
+import { ServiceUnavailableError } from './listen/service-client.ts';
 import { serve } from './serve.ts';
 import { UUID } from './text-formats.ts';
 import { usage } from './usage.ts';
@@ -105,6 +107,9 @@ async function main(argv: string[]): Promise<void> {
     case 'api-keys':
       await runCredentialsCommand(config, command, rest);
       return;
+    case 'listen':
+      process.exitCode = await runListen(config, rest);
+      return;
     default:
       throw new ConfigError(`unknown command "${command}"; see ledgerhook --help`);
   }
@@ -139,7 +144,7 @@ function refuse(message: string): never {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError) refuse(error.message);
   if (isArgumentError(error)) refuse(`${error.message} (see ledgerhook --help)`);
-  if (error instanceof ServiceCommandError) {
+  if (error instanceof ServiceCommandError || error instanceof ServiceUnavailableError) {
     console.error(`ledgerhook: ${error.message}`);
     process.exitCode = 1;
     return;

@@ -15,6 +15,13 @@ const COMMANDS = {
   'api-keys create': `  ledgerhook api-keys create --client <client-id> [--json]
                                                another API key for a client, printed once`,
   'api-keys revoke': `  ledgerhook api-keys revoke <key-id>          revoke one API key`,
+  listen: `  ledgerhook listen [--forward <url>] [--events <type>,<type>…] [--port 0] [--verbose] [--url <service>]
+                   --api-key <key> | --token <token> | --client-id <id> --client-secret <secret>
+                                               for development: subscribe a listener on 127.0.0.1 to the events, print
+                                               each verified notification, forward it to --forward; the subscription
+                                               is deleted when it stops (Ctrl-C). --url: PUBLIC_BASE_URL, else
+                                               http://HOST:PORT; the credential may come from LEDGERHOOK_API_KEY,
+                                               LEDGERHOOK_TOKEN, or LEDGERHOOK_CLIENT_ID and LEDGERHOOK_CLIENT_SECRET`,
   'oauth-signing-key': `  ledgerhook oauth-signing-key                 print a new OAUTH_SIGNING_KEY (an ES256 private key, one line of JWK)`,
 } as const;
 

@@ -1,7 +1,7 @@
 // Standard Webhooks signing (docs/decisions/webhook-delivery.md): HMAC-SHA256, keyed with the
 // base64-decoded secret after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<body>`, sent as
 // `v1,<base64>`.
-import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 const SECRET_PREFIX = 'whsec_';
@@ -23,6 +23,21 @@ export interface SignedContent {
 /** The webhook-signature header: one `v1,<base64>` per secret, space-separated. */
 export function signatureHeader(content: SignedContent, secrets: readonly string[]): string {
   return secrets.map((secret) => `v1,${sign(content, secret)}`).join(' ');
+}
+
+/**
+ * Whether a webhook-signature header holds a `v1,` signature of `content` made with `secret`, the
+ * receiver's check. Each signature is compared in constant time.
+ */
+export function signatureMatches(content: SignedContent, header: string, secret: string): boolean {
+  const expected = Buffer.from(sign(content, secret), 'base64');
+  return header
+    .split(' ')
+    .filter((part) => part.startsWith('v1,'))
+    .some((part) => {
+      const actual = Buffer.from(part.slice(3), 'base64');
+      return actual.length === expected.length && timingSafeEqual(actual, expected);
+    });
 }
 
 // HMAC keyed with a KeyObject costs about 2 µs; keyed with raw bytes, Node builds a key object for

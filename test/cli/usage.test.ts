@@ -32,7 +32,15 @@ describe('ledgerhook usage', () => {
       const { code, stdout, stderr } = await ledgerhook(args);
       assert.equal(code, 0);
       assert.match(stdout, /^Usage:\n {2}ledgerhook serve/);
-      for (const command of ['migrate', 'token', 'clients create', 'api-keys revoke', 'oauth-signing-key', '--version'])
+      for (const command of [
+        'migrate',
+        'token',
+        'clients create',
+        'api-keys revoke',
+        'listen',
+        'oauth-signing-key',
+        '--version',
+      ])
         assert.match(stdout, new RegExp(`^ {2}ledgerhook ${command}`, 'm'));
       assert.equal(stderr, '');
     });
@@ -54,6 +62,7 @@ describe('ledgerhook usage', () => {
       ['api-keys create', 'api-keys revoke'],
     ],
     [['api-keys', 'create', '--help'], ['api-keys create']],
+    [['listen', '--help'], ['listen']],
     [['oauth-signing-key', '--help'], ['oauth-signing-key']],
   ] as const) {
     it(`prints only ${shown.join(', ')} for "${args.join(' ')}"`, async () => {
