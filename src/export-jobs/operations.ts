@@ -63,7 +63,7 @@ export async function createExportJobIn(
     : null;
   const jobId = await store.insertExportJob(tx, {
     companyId,
-    createdBy: principal.subject,
+    createdBy: input.employeeId ?? principal.subject,
     isInteractive: input.isInteractive ?? true,
     vendorBasedBookkeeping: input.options?.vendorBasedBookkeeping ?? false,
   });
