@@ -32,7 +32,11 @@ export const AccountCreateV1Schema = Type.Object({ ...AccountCreateSchema.proper
 const { companyId: _company, ...itemProperties } = AccountCreateV1Schema.properties;
 
 export const AccountBatchItemSchema = Type.Object(
-  { ...itemProperties, name: Text255('Name of the account; in a batch, not empty (NAME_EMPTY)') },
+  {
+    ...itemProperties,
+    name: Text255('Name of the account; in a batch, not empty (NAME_EMPTY)'),
+    companyId: Type.Optional(Uuid('Absent, or the companyId of the batch (another is a 400 of the whole batch)')),
+  },
   { description: 'One account of a batch, created in the company of the batch' },
 );
 

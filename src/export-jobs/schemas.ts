@@ -60,7 +60,7 @@ export const ExportJobSchema = Type.Object(
     id: Uuid('Identifier of the export job'),
     companyId: Uuid('Company the export job belongs to'),
     createdAt: Timestamp('When the job was created (UTC)'),
-    createdBy: Nullable(Uuid('The user (token subject) who created it')),
+    createdBy: Nullable(Uuid("The user who created it: the request's employeeId, else the token subject")),
     expiresIn: Type.Integer({
       minimum: 0,
       description: 'Seconds until the job expires, counted from lastUpdatedAt (EXPORT_JOB_TTL, default 3600)',
@@ -84,6 +84,9 @@ export const ExportJobSchema = Type.Object(
 
 export const ExportJobCreateSchema = Type.Object({
   companyId: Uuid('The company to export'),
+  employeeId: Type.Optional(
+    Nullable(Uuid('The user who started the export, stored as createdBy; absent or null: the token subject')),
+  ),
   accountingEntryIds: Type.Optional(
     Type.Array(Uuid(), {
       uniqueItems: true,
@@ -93,9 +96,6 @@ export const ExportJobCreateSchema = Type.Object({
     }),
   ),
   isInteractive: Type.Optional(Nullable(Type.Boolean({ default: true, description: 'Default true' }))),
-  employeeId: Type.Optional(
-    Nullable(Uuid("The user who initiated the export job, answered as createdBy (default: the token's subject)")),
-  ),
   options: Type.Optional(
     Nullable(Type.Object({ vendorBasedBookkeeping: Type.Optional(Nullable(Type.Boolean({ default: false }))) })),
   ),

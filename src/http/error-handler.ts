@@ -11,8 +11,9 @@ import {
 } from '../db/database.ts';
 import { errorContentType, JSON_CONTENT_TYPE } from './content-types.ts';
 import { BODY_LIMIT_TEXT } from './json-body.ts';
-import { ApiError, type FieldError, jsonPointer, toProblem, validationError } from './problem.ts';
+import { ApiError, type FieldError, jsonPointer, MAX_FIELD_ERRORS, toProblem, validationError } from './problem.ts';
 import { documentProblem } from './schemas.ts';
+import { shortened, unknownPropertyMessage } from './unknown-properties.ts';
 
 // How long a client should wait before sending again a request the service could not serve (every
 // 503): its database did not answer or refused the write, or the identity provider's signing keys
@@ -95,10 +96,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
 
 export function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
-  if (error.validation) {
-    const where = toLocation(error.validationContext);
-    return validationError(fieldErrors(error.validation, where));
-  }
+  if (error.validation) return schemaValidationError(error.validation, error.validationContext);
   // Not the request's fault and not a bug: sent again once the database has room or takes writes
   // again, or is back, it may succeed.
   const refusal = writeRefusalOf(error);
@@ -134,9 +132,37 @@ export function writeRefusedError(refusal: WriteRefusal): ApiError {
 
 type AjvIssue = NonNullable<FastifyError['validation']>[number];
 
+/** The most unknown properties a detail names; the field errors list the others. */
+const UNKNOWN_IN_DETAIL = 10;
+
+/**
+ * 400 VALIDATION_FAILED for what a schema found (and the `added` errors of rules beside it). Its
+ * detail names the unknown properties, if any: the mistake a client is least likely to spot itself.
+ */
+export function schemaValidationError(
+  issues: AjvIssue[],
+  context: string | undefined,
+  added: FieldError[] = [],
+): ApiError {
+  const where = toLocation(context);
+  const errors = [...fieldErrors(issues, where), ...added];
+  const unknown = issues.filter((issue) => issue.keyword === 'additionalProperties');
+  const [first] = unknown;
+  if (!first) return validationError(errors);
+  if (errors.length === 1) return validationError(errors, unknownPropertyText(first, first.instancePath));
+  const named = unknown.slice(0, UNKNOWN_IN_DETAIL).map((issue) => shortened(toFieldError(issue, where).path));
+  const more = unknown.length > UNKNOWN_IN_DETAIL ? ` and ${unknown.length - UNKNOWN_IN_DETAIL} more` : '';
+  const noun = unknown.length === 1 ? 'property' : 'properties';
+  return validationError(
+    errors,
+    `The request has invalid fields, among them the unknown ${noun} ${named.join(', ')}${more}`,
+  );
+}
+
 /**
  * One entry per broken field. A nullable field is `anyOf [T, null]`, for which Ajv reports three
- * issues (T's rule, "must be null", "must match a schema in anyOf"); only T's rule says what is wrong.
+ * issues (T's rule, "must be null", "must match a schema in anyOf"); only T's rule says what is wrong,
+ * at the field or, for an object, at a field of it (an unknown or missing property).
  * A key that breaks `propertyNames` is reported twice too: its rule, and "property name must be valid".
  */
 function fieldErrors(issues: AjvIssue[], where: FieldError['in']): FieldError[] {
@@ -144,8 +170,21 @@ function fieldErrors(issues: AjvIssue[], where: FieldError['in']): FieldError[] 
     issue.keyword === 'anyOf' ||
     issue.keyword === 'propertyNames' ||
     (issue.keyword === 'type' && issue.message === 'must be null');
-  const all = issues.map((issue) => ({ noise: isNullableNoise(issue), error: toFieldError(issue, where) }));
-  const explained = new Set(all.filter((e) => !e.noise).map((e) => e.error.path));
+  // Only the first MAX_FIELD_ERRORS are listed: a suggestion for the others would be spent on nothing
+  // (a megabyte of unknown keys is 80,000 of them).
+  let unknown = 0;
+  const all = issues.map((issue) => {
+    const suggest = issue.keyword === 'additionalProperties' && unknown++ < MAX_FIELD_ERRORS;
+    return { noise: isNullableNoise(issue), error: toFieldError(issue, where, suggest) };
+  });
+  // Each path an error explains, and the paths of the objects it is in.
+  const explained = new Set<string>();
+  for (const { noise, error } of all) {
+    if (noise) continue;
+    for (let end = error.path.length; end > 0; end = error.path.lastIndexOf('/', end - 1)) {
+      explained.add(error.path.slice(0, end));
+    }
+  }
   const unique = new Map<string, FieldError>();
   for (const { noise, error } of all) {
     if (noise && explained.has(error.path)) continue;
@@ -154,18 +193,37 @@ function fieldErrors(issues: AjvIssue[], where: FieldError['in']): FieldError[] 
   return [...unique.values()];
 }
 
-function toFieldError(issue: AjvIssue, where: FieldError['in']): FieldError {
+function toFieldError(issue: AjvIssue, where: FieldError['in'], suggest = true): FieldError {
   const missing = (issue.params as { missingProperty?: string }).missingProperty;
   // A key that breaks its object's propertyNames rule is reported at the key itself.
   const key =
-    (issue as { propertyName?: string }).propertyName ?? (issue.params as { propertyName?: string }).propertyName;
+    (issue as { propertyName?: string }).propertyName ??
+    (issue.params as { propertyName?: string }).propertyName ??
+    (issue.params as { additionalProperty?: string }).additionalProperty;
   const path = missing
     ? `${issue.instancePath}/${missing}`
     : key !== undefined
       ? `${issue.instancePath}${jsonPointer([key])}`
       : issue.instancePath || '/';
-  const message = missing ? 'is required' : (issue.message ?? 'is invalid');
+  const message = missing
+    ? 'is required'
+    : issue.keyword === 'additionalProperties'
+      ? unknownPropertyText(issue, '', suggest)
+      : (issue.message ?? 'is invalid');
   return { path, message, in: where };
+}
+
+/**
+ * An unknown property's message, suggesting the property of its object it most likely misspells
+ * (one the client sent too may be suggested: defaults are filled in before the check, so what was
+ * sent cannot be told apart); `parent`, when given, says which object.
+ */
+function unknownPropertyText(issue: AjvIssue, parent = '', suggest = true): string {
+  const name = (issue.params as { additionalProperty: string }).additionalProperty;
+  // Body validators are verbose (validation.ts): the issue carries its object's schema.
+  const { parentSchema } = issue as { parentSchema?: { properties?: object } };
+  const known = suggest ? Object.keys(parentSchema?.properties ?? {}) : [];
+  return unknownPropertyMessage(name, known, parent);
 }
 
 function toLocation(context: string | undefined): FieldError['in'] {

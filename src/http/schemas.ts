@@ -126,6 +126,12 @@ export function errorResponses(...statuses: number[]): Record<number, ReturnType
   return Object.fromEntries(all.map((status) => [status, problemResponse(ERROR_DESCRIPTIONS[status] ?? 'Error')]));
 }
 
+/**
+ * The body of an action that takes no input (`config.optionalBody`): none, or `{}`. A property is an
+ * unknown one, so a client that believes it sets an option is told it does not.
+ */
+export const NoFieldsBody = Type.Object({}, { description: 'No fields: send no body, or {}' });
+
 export const DataEnvelope = <T extends TSchema>(item: T, description?: string) =>
   Type.Object({ data: item }, { description });
 

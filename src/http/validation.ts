@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { DECIMAL_INTEGER } from '../text-formats.ts';
+import { closeObjectSchemas } from './unknown-properties.ts';
 
 // Bodies are validated as sent (a string "true" is not a boolean); query strings and path
 // parameters arrive as text, so they are converted to the declared types first.
@@ -13,17 +14,26 @@ function makeAjv(options: Options): Ajv {
   return ajv;
 }
 
-const bodyAjv = makeAjv({ coerceTypes: false });
+// `verbose` puts the schema of the object beside an unknown property's error, whose other
+// properties the error handler suggests (unknown-properties.ts).
+const bodyAjv = makeAjv({ coerceTypes: false, verbose: true });
 
-/** A validator of a JSON body (or a part of one) as sent: nothing coerced, every error listed. */
+/**
+ * A validator of a JSON body (or a part of one) as sent: nothing coerced, every error listed, and no
+ * property its schema does not declare (closeObjectSchemas).
+ */
 export function compileBodyValidator<T = unknown>(schema: object): ValidateFunction<T> {
-  return bodyAjv.compile<T>(schema);
+  return bodyAjv.compile<T>(closeObjectSchemas(schema));
 }
 
 export function registerValidators(app: FastifyInstance): void {
+  // Closed in the route's schema, not only in its validator, so that the OpenAPI document says so.
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body) route.schema.body = closeObjectSchemas(route.schema.body);
+  });
   const textAjv = makeAjv({ coerceTypes: 'array' });
   app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) => {
-    if (httpPart === 'body') return bodyAjv.compile(schema as object);
+    if (httpPart === 'body') return compileBodyValidator(schema as object);
     const validate = textAjv.compile(schema as object);
     return httpPart === 'querystring' ? withDecimalIntegers(validate, integerProperties(schema)) : validate;
   });

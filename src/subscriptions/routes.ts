@@ -1,11 +1,11 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
 import type { App, RouteDeps } from '../http/app.ts';
 import { answerWithoutBody } from '../http/content-types.ts';
-import { toApiError } from '../http/error-handler.ts';
+import { schemaValidationError, toApiError } from '../http/error-handler.ts';
 import { parsePageRequest, splitCommaListsOf } from '../http/pagination/page-request.ts';
 import { sendPage } from '../http/pagination/page-response.ts';
-import { type FieldError, validationError } from '../http/problem.ts';
-import { errorResponses } from '../http/schemas.ts';
+import type { FieldError } from '../http/problem.ts';
+import { errorResponses, NoFieldsBody } from '../http/schemas.ts';
 import * as operations from './operations.ts';
 import { securityOf } from './rights.ts';
 import {
@@ -40,11 +40,13 @@ const envelope = (subscription: Subscription) => ({
  * told of the schema's first and of the others only once those were fixed.
  */
 function refuseInvalidRequest(request: FastifyRequest, rules: operations.SubscriptionSettings): void {
-  if (!request.validationError) return;
-  const fromSchema = (toApiError(request.validationError as FastifyError).extensions.errors ?? []) as FieldError[];
+  const refused = request.validationError as FastifyError | undefined;
+  if (!refused) return;
+  if (!refused.validation) throw toApiError(refused);
+  const fromSchema = (toApiError(refused).extensions.errors ?? []) as FieldError[];
   const reported = new Set(fromSchema.map((error) => error.path));
   const fromRules = operations.subscriptionRequestErrors(request.body, rules).filter((e) => !reported.has(e.path));
-  throw validationError([...fromSchema, ...fromRules]);
+  throw schemaValidationError(refused.validation, refused.validationContext, fromRules);
 }
 
 /** `event_types` is a list like the paging lists: `event_types=a,b` or repeated. */
@@ -193,7 +195,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
   app.post(
     '/v1/subscriptions/:id/secret::rotate',
     {
-      config,
+      config: { ...config, optionalBody: true },
       schema: {
         operationId: 'rotateSubscriptionSecret',
         security: securityOf('manage'),
@@ -202,6 +204,7 @@ export function registerSubscriptionRoutes(app: App, { db, config: settings }: R
           'Makes a new current secret and answers it. The replaced secret keeps signing beside it for 24 hours, so receivers can switch without missing a notification; at most four replaced secrets sign at once.',
         tags,
         params: SubscriptionIdParams,
+        body: NoFieldsBody,
         response: { 200: { ...SubscriptionSecretEnvelope, description: 'The new secret' }, ...errorResponses(404) },
       },
     },

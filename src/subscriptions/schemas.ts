@@ -36,6 +36,8 @@ const BasicCredentials = Type.Object(
   {
     username: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\x00-\\x1f\\x7f:]*$', examples: ['username'] }),
     password: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\x00-\\x1f\\x7f]*$', examples: ['password'] }),
+    // The reference's AuthCredential has it, for a bearer type neither it nor the service has.
+    token: Type.Optional(Type.String({ maxLength: 4096, description: 'Accepted and ignored: no type sends a token' })),
   },
   { description: 'Sent as HTTP Basic authorization with every notification; the password is never returned' },
 );

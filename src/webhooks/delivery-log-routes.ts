@@ -4,7 +4,7 @@ import Type from 'typebox';
 import type { App, RouteDeps } from '../http/app.ts';
 import { pageQueryProperties, parsePageRequest, splitCommaLists } from '../http/pagination/page-request.ts';
 import { PageInfoSchema, sendPage } from '../http/pagination/page-response.ts';
-import { errorResponses, Nullable, Timestamp, TimestampInput, Uuid } from '../http/schemas.ts';
+import { errorResponses, NoFieldsBody, Nullable, Timestamp, TimestampInput, Uuid } from '../http/schemas.ts';
 import { securityOf } from '../subscriptions/rights.ts';
 import * as operations from './delivery-log.ts';
 import {
@@ -221,7 +221,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
   app.post(
     '/v1/subscriptions/:id/messages/:messageId(^[^:/]+)::resend',
     {
-      config,
+      config: { ...config, optionalBody: true },
       schema: {
         operationId: 'resendMessage',
         security: securityOf('manage'),
@@ -230,6 +230,7 @@ export function registerDeliveryLogRoutes(app: App, { db }: RouteDeps): void {
           'Puts the message (in any status) back in the queue, due at once and with the whole retry schedule ahead of it. It keeps its webhook-id; attempt numbers go on from the last. 409 SUBSCRIPTION_DISABLED while the service keeps the subscription stopped (its endpoint kept failing, or its client is revoked).',
         tags,
         params: MessageParams,
+        body: NoFieldsBody,
         response: {
           202: Type.Object({ data: MessageSchema }, { description: 'Queued' }),
           ...errorResponses(404, 409),

@@ -230,10 +230,14 @@ describe('PUT /v1-beta/contra-accounts/{id}', () => {
   it('replaces the account and metadata, keeping kind and currency; an omitted metadata becomes null', async () => {
     const stored = await create({ kind: 'ADDITIONAL_CURRENCY_WALLET', currency: 'GBP', metadata: { a: 1 } });
     const accountId = await createAccount();
-    const response = await t.request('PUT', `/v1-beta/contra-accounts/${stored.id}`, {
+    // kind and currency are not the update's to change: sent, they are unknown properties.
+    const refused = await t.request('PUT', `/v1-beta/contra-accounts/${stored.id}`, {
       token,
       body: { accountId, kind: 'WALLET', currency: 'EUR' },
     });
+    assert.equal(refused.status, 400, refused.text);
+    assert.deepEqual(paths(refused.body), ['/currency', '/kind']);
+    const response = await t.request('PUT', `/v1-beta/contra-accounts/${stored.id}`, { token, body: { accountId } });
     assert.equal(response.status, 200, response.text);
     const { updatedAt, ...rest } = response.body.data;
     const { updatedAt: before, ...kept } = stored;

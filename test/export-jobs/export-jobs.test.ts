@@ -55,19 +55,21 @@ describe('POST /v2/export-jobs', () => {
     assert.ok(got.body.data.expiresIn <= 3600 && got.body.data.expiresIn >= 3590);
   });
 
-  it("answers the reference's employeeId as createdBy, in place of the token subject", async () => {
-    const c = await freshCompany(1);
+  it("is created by the request's employeeId when it names one (the reference's), else by the token subject", async () => {
     const employee = randomUUID();
+    const c = await freshCompany(0);
     const job = await createJob(t, c.token, { companyId: c.id, employeeId: employee.toUpperCase() });
     assert.equal(job.createdBy, employee);
-    const got = await t.request('GET', `/v2/export-jobs/${job.id}`, { token: c.token });
-    assert.equal(got.body.data.createdBy, employee);
-    const invalid = await t.request('POST', '/v2/export-jobs', {
+    await sendEvent(t, c.token, job.id, 'failed');
+    const sub = randomUUID();
+    const as = await t.token({ companies: [c.id], subject: sub });
+    assert.equal((await createJob(t, as, { companyId: c.id, employeeId: null })).createdBy, sub);
+    const malformed = await t.request('POST', '/v2/export-jobs', {
       token: c.token,
-      body: { companyId: c.id, employeeId: 'not a uuid' },
+      body: { companyId: c.id, employeeId: 'employee-7' },
     });
-    assert.equal(invalid.status, 400, invalid.text);
-    assert.equal(invalid.body.errors[0].path, '/employeeId');
+    assert.equal(malformed.status, 400, malformed.text);
+    assert.equal(malformed.body.errors[0].path, '/employeeId');
   });
 
   it('selects by default only entries that are in no export job yet', async () => {
