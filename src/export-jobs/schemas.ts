@@ -85,11 +85,12 @@ export const ExportJobSchema = Type.Object(
 export const ExportJobCreateSchema = Type.Object({
   companyId: Uuid('The company to export'),
   accountingEntryIds: Type.Optional(
+    // Not uniqueItems: the reference's CreateExportJob allows an id twice, and an item is keyed by its
+    // entry, so a repeated id is one item.
     Type.Array(Uuid(), {
-      uniqueItems: true,
       maxItems: 10_000,
       description:
-        'Entries of the company to export. Default: every entry of the company not yet in any export job item.',
+        'Entries of the company to export, each once however often it is listed. Default: every entry of the company not yet in any export job item.',
     }),
   ),
   isInteractive: Type.Optional(Nullable(Type.Boolean({ default: true, description: 'Default true' }))),
