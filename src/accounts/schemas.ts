@@ -3,7 +3,7 @@
 import Type, { type Static } from 'typebox';
 import { pageQueryProperties } from '../http/pagination/page-request.ts';
 import { PageInfoSchema } from '../http/pagination/page-response.ts';
-import { DataEnvelope, IdList, Nullable, Uuid } from '../http/schemas.ts';
+import { DataEnvelope, Nullable, Uuid } from '../http/schemas.ts';
 
 export const ACCOUNT_SORT_KEYS = ['name', 'code', 'externalId', 'id', 'createdAt', 'updatedAt'] as const;
 
@@ -69,7 +69,17 @@ export const AccountUpdateSchema = Type.Object({
 
 export const AccountSearchSchema = Type.Object({
   companyId: Uuid('The company whose accounts to search'),
-  ids: IdList('Any of these ids'),
+  // The reference's search requests declare each id nullable: a null entry matches no account, as
+  // a null entry of the v1 search's codes does.
+  ids: Type.Optional(
+    Nullable(
+      Type.Array(Nullable(Uuid()), {
+        uniqueItems: true,
+        maxItems: 1000,
+        description: 'Any of these ids (a null entry matches no account)',
+      }),
+    ),
+  ),
   name: Type.Optional(Nullable(Text255('Case-insensitive substring of the name'))),
   code: Type.Optional(Nullable(Text255('Exact code'))),
   externalId: Type.Optional(Nullable(Text255('Exact externalId'))),

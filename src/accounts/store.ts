@@ -240,7 +240,8 @@ export async function deleteAccount(
 
 export interface AccountFilters {
   companyId: string;
-  ids: string[] | null;
+  /** Any of these ids; a null entry matches none. */
+  ids: (string | null)[] | null;
   name: string | null;
   code: string | null;
   /** Any of these codes (v1). */

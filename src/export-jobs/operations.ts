@@ -58,9 +58,8 @@ export async function createExportJobIn(
   settings: ExportJobSettings,
 ): Promise<ExportJob> {
   const companyId = input.companyId.toLowerCase();
-  const requested = input.accountingEntryIds
-    ? [...new Set(input.accountingEntryIds.map((id) => id.toLowerCase()))]
-    : null;
+  const listed = input.accountingEntryIds?.map((id) => id.toLowerCase()) ?? null;
+  const requested = listed ? [...new Set(listed)] : null;
   const jobId = await store.insertExportJob(tx, {
     companyId,
     // The reference's employeeId names the user who started it; an integration acting for a user
@@ -70,7 +69,7 @@ export async function createExportJobIn(
     vendorBasedBookkeeping: input.options?.vendorBasedBookkeeping ?? false,
   });
   const added = await store.insertExportJobItems(tx, jobId, companyId, requested);
-  if (requested && added.length < requested.length) throw unknownEntries(companyId, requested, added);
+  if (listed && requested && added.length < requested.length) throw unknownEntries(companyId, listed, added);
   await store.setNumberOfItems(tx, jobId, added.length);
   // One object is both the event's data and the response: they cannot drift apart.
   const job = await store.findExportJob(tx, jobId, [companyId], settings.ttlSeconds);
@@ -241,10 +240,11 @@ export async function updateExportJobItems(
   });
 }
 
-function unknownEntries(companyId: string, requested: string[], added: string[]): ApiError {
+/** The 400 naming every index, as sent, of an id that is not an entry of the company. */
+function unknownEntries(companyId: string, listed: string[], added: string[]): ApiError {
   const known = new Set(added);
   return new ApiError('UNKNOWN_ACCOUNTING_ENTRY', `Company ${companyId} has no such accounting entries`, {
-    errors: requested.flatMap((id, index) =>
+    errors: listed.flatMap((id, index) =>
       known.has(id)
         ? []
         : [{ path: `/accountingEntryIds/${index}`, message: 'must be an accounting entry of the company', in: 'body' }],

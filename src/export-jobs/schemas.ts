@@ -88,11 +88,12 @@ export const ExportJobCreateSchema = Type.Object({
     Nullable(Uuid('The user who started the export, stored as createdBy; absent or null: the token subject')),
   ),
   accountingEntryIds: Type.Optional(
+    // Not uniqueItems: the reference's CreateExportJob allows an id twice, and an item is keyed by its
+    // entry, so a repeated id is one item.
     Type.Array(Uuid(), {
-      uniqueItems: true,
       maxItems: 10_000,
       description:
-        'Entries of the company to export. Default: every entry of the company not yet in any export job item.',
+        'Entries of the company to export, each once however often it is listed. Default: every entry of the company not yet in any export job item.',
     }),
   ),
   isInteractive: Type.Optional(Nullable(Type.Boolean({ default: true, description: 'Default true' }))),

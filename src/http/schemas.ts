@@ -24,9 +24,9 @@ export function Nullable<T extends TSchema>(schema: T) {
 export const IdList = (description: string) =>
   Type.Optional(Nullable(Type.Array(Uuid(), { uniqueItems: true, maxItems: 1000, description })));
 
-/** An IdList filter as a search binds it: lower-case, and null when omitted. */
-export function lowerIds(ids: readonly string[] | null | undefined): string[] | null {
-  return ids ? ids.map((id) => id.toLowerCase()) : null;
+/** An IdList filter as a search binds it: lower-case (a null entry stays null), and null when omitted. */
+export function lowerIds<Id extends string | null>(ids: readonly Id[] | null | undefined): Id[] | null {
+  return ids ? ids.map((id) => (id === null ? id : (id.toLowerCase() as Id))) : null;
 }
 
 export const Timestamp = (description: string) =>

@@ -164,6 +164,7 @@ describe('POST /v1/chart-of-accounts:search', () => {
     assert.deepEqual(idsOf(await search({ codes: ['1000'], code: '2000' })), []);
     assert.deepEqual(idsOf(await search({ codes: [null] })), [], 'a null code matches no account');
     assert.deepEqual(idsOf(await search({ codes: [] })), []);
+    assert.deepEqual(idsOf(await search({ ids: [null, made.b?.id] })), [made.b?.id], 'a null id matches no account');
   });
 
   it('accepts the exclusion flags, which leave nothing out while nothing is assigned', async () => {

@@ -198,6 +198,12 @@ describe('search filters', () => {
     assert.deepEqual(names(await ok(company, '', { ids: [] })), []);
   });
 
+  it("takes null among the ids, as the reference's search request declares each id nullable: it matches no account", async () => {
+    assert.deepEqual(names(await ok(company, '', { ids: [null, made.a_b!.id] })), ['a_b']);
+    assert.deepEqual(names(await ok(company, '', { ids: [null] })), []);
+    await assertProblem(search(company, '', { ids: [null, null] }), 'VALIDATION_FAILED', '/ids');
+  });
+
   it('never returns the accounts of another company', async () => {
     const other = await newCompany();
     await create(other, { name: 'École normale' });

@@ -104,6 +104,35 @@ describe('POST /v2/export-jobs', () => {
     assert.equal(row?.n, 0);
   });
 
+  it("takes an id listed twice, as the reference's accountingEntryIds allows, as one item", async () => {
+    const c = await freshCompany(2);
+    const [a, b] = c.entries as [string, string];
+    const job = await createJob(t, c.token, { companyId: c.id, accountingEntryIds: [a, b, a, a.toUpperCase()] });
+    assert.equal(job.numberOfItems, 2);
+    const items = await t.request('GET', `/v2/export-jobs/${job.id}/items?sorting_keys=accountingEntryId`, {
+      token: c.token,
+    });
+    assert.deepEqual(
+      items.body.data.map((i: { accountingEntryId: string }) => i.accountingEntryId),
+      [a, b].sort(),
+    );
+  });
+
+  it('names every index, as sent, of an unknown entry listed after a repeated one', async () => {
+    const c = await freshCompany(1);
+    const stranger = randomUUID();
+    const response = await t.request('POST', '/v2/export-jobs', {
+      token: c.token,
+      body: { companyId: c.id, accountingEntryIds: [c.entries[0], c.entries[0], stranger, stranger] },
+    });
+    assert.equal(response.status, 400, response.text);
+    assert.equal(response.body.type, 'UNKNOWN_ACCOUNTING_ENTRY');
+    assert.deepEqual(
+      response.body.errors.map((e: { path: string }) => e.path),
+      ['/accountingEntryIds/2', '/accountingEntryIds/3'],
+    );
+  });
+
   it('answers 409 EXPORT_ALREADY_IN_PROGRESS, naming the blocking job, while a job is pending or in_progress', async () => {
     const c = await freshCompany(1);
     const job = await createJob(t, c.token, { companyId: c.id });
