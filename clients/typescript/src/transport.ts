@@ -31,7 +31,8 @@ export type OperationArgs<K extends OperationId> = ([Operation<K>['path']] exten
   ? { path?: undefined }
   : { path: Operation<K>['path'] }) &
   ([Operation<K>['query']] extends [never] ? { query?: undefined } : { query?: Operation<K>['query'] }) &
-  (Operation<K>['body'] extends undefined ? { body?: undefined } : { body: Operation<K>['body'] });
+  // An optional body (the service's `required: false`) may be left out.
+  (undefined extends Operation<K>['body'] ? { body?: Operation<K>['body'] } : { body: Operation<K>['body'] });
 
 export interface TransportSettings {
   baseUrl: string;
