@@ -8,6 +8,7 @@ import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { VERSION } from '../../src/version.ts';
 import { type ClientTestService, startClientTestService } from './support.ts';
 
 const REPOSITORY = new URL('../..', import.meta.url).pathname;
@@ -100,7 +101,7 @@ describe('the packed client, outside the repository', { timeout: 300_000 }, () =
   it('installs from its tarball alone, and the example runs against the service', async () => {
     await succeed('npm', ['pack', '--pack-destination', folder], CLIENT);
     const [tarball] = (await readdir(folder)).filter((name) => name.endsWith('.tgz'));
-    assert.equal(tarball, 'ledgerhook-client-0.1.0.tgz');
+    assert.equal(tarball, `ledgerhook-client-${VERSION}.tgz`);
 
     // What `npm init -y` leaves (CommonJS), then the tarball with the registry out of reach.
     const app = join(folder, 'app');

@@ -1,9 +1,9 @@
-// Generated from ledgerhook's OpenAPI document (version 0.1.0) by
+// Generated from ledgerhook's OpenAPI document (version 0.2.0) by
 // clients/typescript/scripts/generate.ts. Do not edit: run `npm run generate:client`;
 // test/client/generated.test.ts fails while this file differs from what the service publishes.
 
 /** The service version these types were generated from. */
-export const SERVICE_VERSION = '0.1.0';
+export const SERVICE_VERSION = '0.2.0';
 
 /** The reference's ExceptionInfo (type, message) with RFC 9457 problem details; served as application/problem+json to a client whose Accept header names it */
 export type Problem = {
