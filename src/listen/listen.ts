@@ -3,7 +3,7 @@
 // included (docs/decisions/listen.md).
 import { constants } from 'node:os';
 import { type Config, ConfigError } from '../config.ts';
-import { listenForStop } from '../stop-signal.ts';
+import { listenForStop, TERMINAL_STOP_SIGNALS } from '../stop-signal.ts';
 import { startListener } from './listener.ts';
 import { parseListenOptions } from './options.ts';
 import { type Answer, type EventTypeEntry, refusal, type ServiceClient, serviceClient } from './service-client.ts';
@@ -17,10 +17,13 @@ export interface Output {
 
 const CONSOLE: Output = { out: (text) => console.log(text), err: (text) => console.error(text) };
 
-/** Runs until SIGINT or SIGTERM; resolves with the exit code: 1 when the subscription could not be deleted. */
+/**
+ * Runs until SIGINT, SIGTERM or SIGHUP (its terminal closed); resolves with the exit code: 1 when
+ * the subscription could not be deleted.
+ */
 export async function runListen(config: Config, argv: string[], output: Output = CONSOLE): Promise<number> {
   const options = parseListenOptions(argv, config);
-  const stop = listenForStop();
+  const stop = listenForStop(TERMINAL_STOP_SIGNALS);
   const service = serviceClient(options.url, options.credential);
   const listener = await startListener({
     port: options.port,
@@ -31,7 +34,7 @@ export async function runListen(config: Config, argv: string[], output: Output =
   let subscriptionId: string | undefined;
   void stop.next.then(() => {
     // A second signal ends the process at once, as for `serve`, saying what it leaves behind.
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const signal of TERMINAL_STOP_SIGNALS) {
       process.once(signal, () => {
         if (subscriptionId) output.err(`ledgerhook: stopped before deleting ${leftBehind(subscriptionId)}`);
         process.exit(128 + constants.signals[signal]);

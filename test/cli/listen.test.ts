@@ -344,6 +344,16 @@ describe(`ledgerhook listen beside a running service (${TEST_DATABASE_URL ? 'Pos
     assert.match(outcome.stderr, /^ledgerhook: the service refused to list the event types: 401 \w+: [^\n]+\n$/);
   });
 
+  it('deletes its subscription when its terminal closes (SIGHUP)', async () => {
+    const listening = await startListen(['--url', (server as Served).url, '--events', 'v1.account.created'], {
+      LEDGERHOOK_API_KEY: client.api_key,
+    });
+    assert.equal((await api('GET', `/v1/subscriptions/${listening.subscriptionId}`)).status, 200);
+    assert.equal(await listening.stop('SIGHUP'), 0);
+    const gone = await api('GET', `/v1/subscriptions/${listening.subscriptionId}`);
+    assert.equal(gone.status, 404, gone.text);
+  });
+
   it('prints the subscription it could not delete, exit code 1, when the service is gone at Ctrl-C', async () => {
     const listening = await startListen(['--url', (server as Served).url], clientEnv());
     await (server as Served).stop();
