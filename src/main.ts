@@ -3,23 +3,16 @@
 // First: it must run before anything has had time to collect garbage (next-tick-shape.ts).
 import './next-tick-shape.ts';
 import { parseArgs } from 'node:util';
-import { mintToken } from './auth/mint-token.ts';
-import { newOAuthSigningKeyJwk } from './auth/oauth-signing-key.ts';
 import { SCOPES } from './auth/principal.ts';
-import { resolveSigningSecret } from './auth/signing-secret.ts';
-import { tokenLengthError } from './auth/token-size.ts';
+import { CommandFailure } from './command-failure.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
-import { runCredentialsCommand } from './credentials/cli.ts';
-import { ServiceCommandError } from './credentials/cli-socket.ts';
 import { DatabaseStoppedError } from './db/database.ts';
-import { openDatabase } from './db/open-database.ts';
-import { runListen } from './listen/listen.ts';
-import { ServiceUnavailableError } from './listen/service-client.ts';
-import { serve } from './serve.ts';
 import { UUID } from './text-formats.ts';
 import { usage } from './usage.ts';
 import { VERSION } from './version.ts';
 
+// Each command's code is imported when it runs: `--help`, `--version` and a mistyped option answer
+// without loading the server, the database engines or the HTTP client.
 const HELP = ['help', '--help', '-h'];
 
 async function main(argv: string[]): Promise<void> {
@@ -47,6 +40,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'oauth-signing-key') {
     // Reads no setting: it makes the key a configuration needs.
     parseArgs({ args: rest, options: {} });
+    const { newOAuthSigningKeyJwk } = await import('./auth/oauth-signing-key.ts');
     console.log(newOAuthSigningKeyJwk());
     return;
   }
@@ -55,11 +49,13 @@ async function main(argv: string[]): Promise<void> {
     case 'serve': {
       const { values } = parseArgs({ args: rest, options: { role: { type: 'string', default: 'all' } } });
       if (!['api', 'worker', 'all'].includes(values.role)) throw new ConfigError(`--role must be api, worker or all`);
+      const { serve } = await import('./serve.ts');
       await serve(config, values.role as Role);
       return;
     }
     case 'migrate': {
       parseArgs({ args: rest, options: {} }); // takes none: an option or word is a usage error
+      const { openDatabase } = await import('./db/open-database.ts');
       const db = await openDatabase(config);
       await db.close();
       console.log('migrations applied');
@@ -83,6 +79,9 @@ async function main(argv: string[]): Promise<void> {
       // What the service would refuse is refused here, rather than printed as a token.
       const wrong = tokenArgumentError(values.sub, values.company, values.scope);
       if (wrong) throw new ConfigError(wrong);
+      const { resolveSigningSecret } = await import('./auth/signing-secret.ts');
+      const { mintToken } = await import('./auth/mint-token.ts');
+      const { tokenLengthError } = await import('./auth/token-size.ts');
       // With DATABASE_URL only AUTH_JWT_SECRET signs such tokens: no secret of its own is kept anywhere.
       const signing = config.authJwtSecret || !config.databaseUrl ? resolveSigningSecret(config) : undefined;
       if (!signing || signing.source === 'memory') {
@@ -104,12 +103,16 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'clients':
-    case 'api-keys':
+    case 'api-keys': {
+      const { runCredentialsCommand } = await import('./credentials/cli.ts');
       await runCredentialsCommand(config, command, rest);
       return;
-    case 'listen':
+    }
+    case 'listen': {
+      const { runListen } = await import('./listen/listen.ts');
       process.exitCode = await runListen(config, rest);
       return;
+    }
     default:
       throw new ConfigError(`unknown command "${command}"; see ledgerhook --help`);
   }
@@ -144,7 +147,7 @@ function refuse(message: string): never {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError) refuse(error.message);
   if (isArgumentError(error)) refuse(`${error.message} (see ledgerhook --help)`);
-  if (error instanceof ServiceCommandError || error instanceof ServiceUnavailableError) {
+  if (error instanceof CommandFailure) {
     console.error(`ledgerhook: ${error.message}`);
     process.exitCode = 1;
     return;

@@ -9,6 +9,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { join } from 'node:path';
 import type pino from 'pino';
 import { Check } from 'typebox/value';
+import { CommandFailure } from '../command-failure.ts';
 import { ConfigError } from '../config.ts';
 import { holderOf, isEnding } from '../db/data-dir-lock.ts';
 import type { Database } from '../db/database.ts';
@@ -34,7 +35,7 @@ const ANSWER_TIMEOUT_MS = 60_000;
 type Reply = { answer: CredentialAnswer } | { refused: string } | { failed: string };
 
 /** The service could not answer a command it was sent: printed as one line, exit code 1. */
-export class ServiceCommandError extends Error {}
+export class ServiceCommandError extends CommandFailure {}
 
 export function cliSocketPath(dataDir: string): string {
   return join(dataDir, CLI_SOCKET_DIR, SOCKET_FILE);

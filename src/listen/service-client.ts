@@ -1,6 +1,7 @@
 // What `ledgerhook listen` asks of a running service, over its public HTTP API and with a credential
 // an application holds: an API key, a bearer token, or a client id and secret exchanged at
 // /oauth/token (docs/decisions/listen.md).
+import { CommandFailure } from '../command-failure.ts';
 import { ConfigError } from '../config.ts';
 import { type Sent, send } from './send.ts';
 
@@ -24,7 +25,7 @@ export interface EventTypeEntry {
  * The service could not be asked, or failed to answer: one line, exit code 1. A refusal of the
  * credential or the request is a ConfigError (exit code 2): asking again would not mend it.
  */
-export class ServiceUnavailableError extends Error {}
+export class ServiceUnavailableError extends CommandFailure {}
 
 export interface ServiceClient {
   eventTypes(): Promise<EventTypeEntry[]>;
