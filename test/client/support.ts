@@ -6,20 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { mintToken } from '../../src/auth/mint-token.ts';
 import type { RateLimitSettings } from '../../src/http/rate-limit.ts';
 import { type CredentialsApp, startCredentialsApp } from '../credentials/support.ts';
-import { TEST_JWT_SECRET } from '../support/harness.ts';
+import { ALL_SCOPES, TEST_JWT_SECRET } from '../support/harness.ts';
 import { startTestWorker, type TestWorker } from '../webhooks/delivery/fixtures.ts';
 
 /** Every scope a client may hold: the client's tests reach every resource. */
-export const EVERY_SCOPE = [
-  'accounts:write',
-  'tax-codes:write',
-  'accounting-entries:write',
-  'export-jobs:write',
-  'export-items:read',
-  'bookkeeping-categories:write',
-  'contra-accounts:write',
-  'bookkeeping-preferences:write',
-].join(' ');
+export const EVERY_SCOPE = ALL_SCOPES.join(' ');
 
 export interface SentRequest {
   method: string;

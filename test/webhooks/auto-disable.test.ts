@@ -32,6 +32,15 @@ async function subscription(endpointUrl = 'https://example.com/hook') {
 const failingFor = (id: string, agoMs: number, failedMessages: number) =>
   markFailingFor(t.db, id, agoMs, failedMessages);
 
+/** A subscription the sweep disabled: failing for 10 minutes, with a pending message it fails. */
+async function disabledSubscription() {
+  const dead = await subscription();
+  await failingFor(dead.id, 10 * MINUTE, MIN_FAILED_MESSAGES);
+  await emitEvent(t.db, dead.company);
+  assert.deepEqual(await disableFailingSubscriptions(t.db, 5 * MINUTE, 100), [dead.id]);
+  return dead;
+}
+
 const statusOf = async (id: string, token: string) =>
   (await t.request('GET', `/v1/subscriptions/${id}`, { token })).body.data.status;
 
@@ -93,10 +102,7 @@ describe('auto-disable', () => {
   });
 
   it('is undone by a PUT with status ACTIVE, after which :recover brings the failures back', async () => {
-    const dead = await subscription();
-    await failingFor(dead.id, 10 * MINUTE, MIN_FAILED_MESSAGES);
-    await emitEvent(t.db, dead.company);
-    assert.deepEqual(await disableFailingSubscriptions(t.db, 5 * MINUTE, 100), [dead.id]);
+    const dead = await disabledSubscription();
 
     const put = await t.request('PUT', `/v1/subscriptions/${dead.id}`, {
       token: dead.token,
@@ -116,10 +122,7 @@ describe('auto-disable', () => {
   });
 
   it('tells the reason until its owner sends a status, INACTIVE too', async () => {
-    const dead = await subscription();
-    await failingFor(dead.id, 10 * MINUTE, MIN_FAILED_MESSAGES);
-    await emitEvent(t.db, dead.company);
-    assert.deepEqual(await disableFailingSubscriptions(t.db, 5 * MINUTE, 100), [dead.id]);
+    const dead = await disabledSubscription();
 
     const put = await t.request('PUT', `/v1/subscriptions/${dead.id}`, {
       token: dead.token,
