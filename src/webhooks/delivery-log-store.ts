@@ -6,7 +6,7 @@ import { isoTimestamp } from '../db/iso-timestamp.ts';
 import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PagePosition, rowToJson } from '../db/keyset-page.ts';
 import type { EventPayload } from './event-payload.ts';
-import { EVENTS_CHANNEL } from './record-event.ts';
+import { wakeWorkers } from './record-event.ts';
 
 export const MESSAGE_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -132,7 +132,7 @@ export async function resendMessage(
     [messageId, subscriptionId],
   );
   if (updated.length === 0) return undefined;
-  tx.notifyAfterCommit(EVENTS_CHANNEL, messageId);
+  wakeWorkers(tx, messageId);
   return findMessage(tx, subscriptionId, messageId);
 }
 
@@ -146,7 +146,7 @@ export async function insertTestMessage(tx: Queryable, subscriptionId: string, e
     [subscriptionId, eventId],
   );
   if (!row) throw new Error('no message inserted');
-  tx.notifyAfterCommit(EVENTS_CHANNEL, row.id);
+  wakeWorkers(tx, row.id);
   const message = await findMessage(tx, subscriptionId, row.id);
   if (!message) throw new Error('the inserted message is not found');
   return message;

@@ -72,12 +72,12 @@ export function recordingEventsOf(given: string): string {
 }
 
 /**
- * Wakes the delivery workers once the change that made messages commits: when `sentEventId` (a
- * FIRST_SENT_EVENT) is not null. Never for a rolled-back change. A wake-up lost to a crash only
- * delays delivery until the workers poll.
+ * Wakes the delivery workers once the work that queued messages commits, when `queued` names what it
+ * queued (an event or a message id, for the logs; a FIRST_SENT_EVENT is null when nothing was).
+ * Never for rolled-back work. A wake-up lost to a crash only delays delivery until the workers poll.
  */
-export function wakeWorkers(db: Queryable, sentEventId: string | null | undefined): void {
-  if (sentEventId) db.notifyAfterCommit(EVENTS_CHANNEL, sentEventId);
+export function wakeWorkers(db: Queryable, queued: string | null | undefined): void {
+  if (queued) db.notifyAfterCommit(EVENTS_CHANNEL, queued);
 }
 
 /**

@@ -1,7 +1,7 @@
 // SQL of recovering failed messages (docs/decisions/webhook-delivery.md, "Recover").
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
-import { EVENTS_CHANNEL } from './record-event.ts';
+import { wakeWorkers } from './record-event.ts';
 
 export interface RecoveryView {
   id: string;
@@ -92,13 +92,12 @@ export async function queueRecoveryBatch(db: Queryable, batchSize: number): Prom
          position_created_at = COALESCE((SELECT created_at FROM last), r.position_created_at),
          position_id = COALESCE((SELECT id FROM last), r.position_id)
        FROM recovery WHERE r.id = recovery.id
-     ), woken AS (
-       SELECT pg_notify($2, 'recovered') FROM recovery WHERE EXISTS (SELECT 1 FROM queued)
      )
      SELECT (SELECT id FROM recovery) AS "recoveryId",
-       COALESCE((SELECT array_agg(id ORDER BY n) FROM queued), '{}') AS queued,
-       (SELECT count(*) FROM woken) AS woken`,
-    [batchSize, EVENTS_CHANNEL],
+       COALESCE((SELECT array_agg(id ORDER BY n) FROM queued), '{}') AS queued`,
+    [batchSize],
   );
-  return { recoveryId: row?.recoveryId ?? null, queued: row?.queued ?? [] };
+  const queued = row?.queued ?? [];
+  wakeWorkers(db, queued[0]);
+  return { recoveryId: row?.recoveryId ?? null, queued };
 }
