@@ -1,6 +1,7 @@
 // The OpenAPI document names the error schema once, as components.schemas.Problem, and every error
-// response points at it, under both content types it is sent with. Routes keep the schema inline (Fastify serializes and validates with
-// it); only the published document shares it, which keeps the document a fraction of the size.
+// response points at it, under both content types it is sent with. Routes keep the schema inline
+// (Fastify serializes and validates with it); only the published document shares it, which keeps
+// the document a fraction of the size.
 import { JSON_CONTENT_TYPE, PROBLEM_CONTENT_TYPE } from './content-types.ts';
 import { PROBLEM_TITLE, ProblemSchema } from './schemas.ts';
 
