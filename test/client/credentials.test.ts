@@ -13,6 +13,26 @@ before(async () => {
 });
 after(() => t?.close());
 
+/**
+ * Waits until the service refuses `authorization`. A revocation reaches the service's
+ * credential cache through a notification, a moment after the revoking transaction commits.
+ */
+async function untilRefused(baseUrl: string, companyId: string, authorization: string | null | undefined) {
+  assert.ok(authorization, 'the client sent its token');
+  const deadline = Date.now() + 2000;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${baseUrl}/v1-beta/accounts:search`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ companyId }),
+    });
+    await response.body?.cancel();
+    if (response.status === 401) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.fail('the revoked client is still accepted 2 s later');
+}
+
 const tokenRequests = (sent: SentRequest[]) => sent.filter((request) => request.url.pathname === '/oauth/token');
 
 describe('credentials', () => {
@@ -67,6 +87,7 @@ describe('credentials', () => {
     const lh = new Ledgerhook({ baseUrl: t.baseUrl, clientId, clientSecret, fetch: recordingFetch(sent) });
     await lh.accounts.search({ companyId }).page();
     await revokeClientById(t.service.db, clientId);
+    await untilRefused(t.baseUrl, companyId, sent[1]?.authorization);
     // The held token is refused (401), so the client asks for another, which the token endpoint refuses.
     const refused = await lh.accounts
       .search({ companyId })

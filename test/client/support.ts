@@ -20,6 +20,8 @@ export interface SentRequest {
   sentAt: number;
   answeredAt: number;
   retryAfter: string | null;
+  /** The Authorization header it carried. */
+  authorization: string | null;
 }
 
 export interface ClientTestService {
@@ -81,6 +83,7 @@ export function recordingFetch(sent: SentRequest[]): typeof fetch {
       sentAt,
       answeredAt: performance.now(),
       retryAfter: response.headers.get('retry-after'),
+      authorization: new Headers(init?.headers).get('authorization'),
     });
     return response;
   };
