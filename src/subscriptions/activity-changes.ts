@@ -13,6 +13,7 @@ export interface AuditedFields {
   authType: string;
   basicUsername: string | null;
   basicPassword: string | null;
+  rateLimit: number | null;
 }
 
 export interface Change {
@@ -41,6 +42,7 @@ export function changesBetween(before: AuditedFields | null, after: AuditedField
       endpointUrl: withoutCredentials(fields.endpointUrl),
       customHeaders: Object.keys(fields.customHeaders).sort(),
       endpointAuth: { type: fields.authType, username: fields.basicUsername },
+      rateLimitPerSecond: fields.rateLimit,
     };
   const [old, now] = [shown(before), shown(after) as NonNullable<ReturnType<typeof shown>>];
   const changes: Change[] = [];

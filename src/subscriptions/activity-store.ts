@@ -117,7 +117,8 @@ export async function lockAuditedFields(
 ): Promise<AuditedFields | undefined> {
   const [row] = await tx.query<AuditedFields>(
     `SELECT status, event_types AS "eventTypes", endpoint_url AS "endpointUrl", custom_headers AS "customHeaders",
-       auth_type AS "authType", basic_username AS "basicUsername", basic_password AS "basicPassword"
+       auth_type AS "authType", basic_username AS "basicUsername", basic_password AS "basicPassword",
+       rate_limit AS "rateLimit"
      FROM subscriptions WHERE id = $1 AND ${withinReach('$2', '$3')} FOR NO KEY UPDATE`,
     [id, reach.owner, reach.companies],
   );

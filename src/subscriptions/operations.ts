@@ -90,7 +90,8 @@ export async function getSubscription(db: Database, principal: Principal, id: st
 
 /**
  * Full replacement: an omitted optional field takes its default (status ACTIVE, no custom headers,
- * endpointAuth NONE). The companies stay the creating token's (docs/decisions/subscriptions.md).
+ * endpointAuth NONE), except rateLimitPerSecond, which the reference does not know: omitted, it
+ * stays; null removes it. The companies stay the creating token's (docs/decisions/subscriptions.md).
  * The token manages the event types before and after (403). A subscription of a revoked client
  * cannot be made ACTIVE (403).
  */
@@ -108,7 +109,7 @@ export async function updateSubscription(
     if (before) assertRight(principal, before.eventTypes, 'manage', 'Changing this subscription');
     const replaced = before && (await store.replaceSubscription(tx, id, reach, fields));
     if (!before || !replaced) return undefined;
-    const changes = changesBetween(before, audited(fields));
+    const changes = changesBetween(before, audited(fields, before.rateLimit));
     await insertActivity(tx, {
       subscriptionId: id,
       operationType: 'UPDATE',
@@ -205,8 +206,8 @@ export async function rotateSubscriptionSecret(db: Database, principal: Principa
  * Checks what the schema cannot (every broken field at once, 400), then the scopes the event types
  * need (403), and returns what the store keeps.
  */
-/** What an activity compares of the fields a request sets. */
-function audited(fields: store.SubscriptionFields): AuditedFields {
+/** What an activity compares of the fields a request sets; a rate limit not sent stays `keptRateLimit`. */
+function audited(fields: store.SubscriptionFields, keptRateLimit: number | null = null): AuditedFields {
   return {
     status: fields.status,
     eventTypes: fields.eventTypes,
@@ -215,6 +216,7 @@ function audited(fields: store.SubscriptionFields): AuditedFields {
     authType: fields.basic ? 'BASIC' : 'NONE',
     basicUsername: fields.basic?.username ?? null,
     basicPassword: fields.basic?.password ?? null,
+    rateLimit: fields.rateLimit === undefined ? keptRateLimit : fields.rateLimit,
   };
 }
 
@@ -236,6 +238,7 @@ function toFields(
     endpointUrl: input.endpointUrl,
     customHeaders,
     basic: basic && auth.credentials ? auth.credentials : null,
+    rateLimit: input.rateLimitPerSecond,
   };
 }
 

@@ -17,6 +17,10 @@ export const MAX_ENDPOINT_URL_LENGTH = 2048;
 export const MAX_CUSTOM_HEADERS = 20;
 export const MAX_CUSTOM_HEADER_VALUE_LENGTH = 1024;
 export const MAX_CUSTOM_HEADER_NAME_LENGTH = 256;
+/** The highest rate a subscription may set (migration 0035 checks it too). */
+export const MAX_RATE_LIMIT_PER_SECOND = 1000;
+
+const RATE_LIMIT_DESCRIPTION = `Ours, beside the reference's fields: the most notifications per second its endpoint is sent, by all the workers together (1 to ${MAX_RATE_LIMIT_PER_SECOND}); a backlog drains at that rate`;
 
 const OneOf = <T extends readonly string[]>(values: T, description: string, options: { default?: T[number] } = {}) =>
   Type.Unsafe<T[number]>(Type.String({ enum: [...values], description, ...options }));
@@ -73,6 +77,16 @@ export const SubscriptionRequestSchema = Type.Object({
     maxProperties: MAX_CUSTOM_HEADERS,
   }),
   endpointAuth: Type.Optional(EndpointAuthRequestSchema),
+  rateLimitPerSecond: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_RATE_LIMIT_PER_SECOND,
+        description: `${RATE_LIMIT_DESCRIPTION}. Null removes it; omitted on PUT, it stays as it is`,
+        examples: [20],
+      }),
+    ),
+  ),
 });
 
 const EndpointAuthSchema = Type.Object(
@@ -97,6 +111,7 @@ export const SubscriptionSchema = Type.Object(
     updatedAt: Timestamp('When it last changed (UTC)'),
     endpointAuth: EndpointAuthSchema,
     customHeaders: CustomHeaders('Headers sent with every notification'),
+    rateLimitPerSecond: Nullable(Type.Integer({ description: `${RATE_LIMIT_DESCRIPTION}. Null when it has none` })),
   },
   { description: 'A webhook subscription' },
 );

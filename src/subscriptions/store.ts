@@ -25,7 +25,8 @@ export const MAX_PREVIOUS_SECRETS = 4;
 
 const COLUMNS = `id, status, status_reason AS "statusReason", event_types AS "eventTypes", endpoint_url AS "endpointUrl",
   ${isoTimestamp('created_at')} AS "createdAt", ${isoTimestamp('updated_at')} AS "updatedAt",
-  json_build_object('type', auth_type) AS "endpointAuth", custom_headers AS "customHeaders"`;
+  json_build_object('type', auth_type) AS "endpointAuth", custom_headers AS "customHeaders",
+  rate_limit AS "rateLimitPerSecond"`;
 
 /**
  * The subscriptions a caller may see and change (docs/decisions/subscriptions.md, "Who reaches a
@@ -48,6 +49,8 @@ export interface SubscriptionFields {
   endpointUrl: string;
   customHeaders: Record<string, string>;
   basic: { username: string; password: string } | null;
+  /** Notifications per second at most; null for none; undefined (a PUT without it) keeps the current one. */
+  rateLimit: number | null | undefined;
 }
 
 function fieldValues(fields: SubscriptionFields): unknown[] {
@@ -59,6 +62,8 @@ function fieldValues(fields: SubscriptionFields): unknown[] {
     fields.basic ? 'BASIC' : 'NONE',
     fields.basic?.username ?? null,
     fields.basic?.password ?? null,
+    fields.rateLimit !== undefined,
+    fields.rateLimit ?? null,
   ];
 }
 
@@ -92,8 +97,8 @@ export async function insertSubscription(
 ): Promise<Subscription> {
   const [row] = await tx.query<Subscription>(
     `INSERT INTO subscriptions (status, event_types, endpoint_url, custom_headers, auth_type, basic_username,
-       basic_password, owner, companies)
-     VALUES ($1, $2::text[], $3, $4::jsonb, $5, $6, $7, $8, $9::uuid[])
+       basic_password, rate_limit, owner, companies)
+     VALUES ($1, $2::text[], $3, $4::jsonb, $5, $6, $7, CASE WHEN $8::boolean THEN $9::integer END, $10, $11::uuid[])
      RETURNING ${COLUMNS}`,
     [...fieldValues(fields), owner, companies],
   );
@@ -127,8 +132,9 @@ export async function replaceSubscription(
   const [row] = await db.query<Subscription>(
     `UPDATE subscriptions SET status = $1, event_types = $2::text[], endpoint_url = $3, custom_headers = $4::jsonb,
        auth_type = $5, basic_username = $6, basic_password = $7, updated_at = now(),
+       rate_limit = CASE WHEN $8::boolean THEN $9::integer ELSE rate_limit END,
        status_reason = NULLIF(status_reason, 'ENDPOINT_FAILING')
-     WHERE id = $8 AND ${withinReach('$9', '$10')} AND NOT ($1 = 'ACTIVE' AND status_reason IS NOT DISTINCT FROM 'CLIENT_REVOKED')
+     WHERE id = $10 AND ${withinReach('$11', '$12')} AND NOT ($1 = 'ACTIVE' AND status_reason IS NOT DISTINCT FROM 'CLIENT_REVOKED')
      RETURNING ${COLUMNS}`,
     [...fieldValues(fields), id, reach.owner, reach.companies],
   );

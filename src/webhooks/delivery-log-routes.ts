@@ -123,6 +123,12 @@ const HealthSchema = Type.Object(
       },
       { description: 'This hour and the 23 whole hours before it' },
     ),
+    rateLimitPerSecond: Nullable(
+      Type.Integer({
+        description:
+          "The most notifications per second its endpoint is sent (the subscription's rateLimitPerSecond): a backlog drains at this rate. Null without one",
+      }),
+    ),
   },
   { description: "The subscription's delivery health" },
 );

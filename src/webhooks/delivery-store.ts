@@ -13,7 +13,34 @@ export interface ClaimedMessage extends Notification {
   tenant: string;
   /** Attempts made before this one; the guard of its record. */
   attempts: number;
+  /** How long to wait before sending: until the rate slot the claim reserved (0 without a rate). */
+  waitMs: number;
+  /** How long ago the message was created, on the database's clock, when it was claimed. */
+  ageMs: number;
 }
+
+/**
+ * Reserves, for each rated subscription the claim took messages of, as many consecutive slots as it
+ * took, 1/rate apart from its next free one (or now when that has passed), and moves the next free
+ * one past them. "Now" is clock_timestamp(), the moment of the reservation rather than the start of
+ * the statement, so that a slow claim does not reserve slots already past, sent at once and closer
+ * together than the rate. INSERT … ON CONFLICT DO UPDATE waits for a concurrent claim's reservation of the
+ * same subscription and adds to what it left, so two workers never reserve one slot twice; the rows
+ * are written in subscription order, so two claims never deadlock on them. Answers each one's new
+ * next free slot: the reserved slots are the `taken` ones before it.
+ */
+const RESERVE_RATE_SLOTS = `reservations AS (
+       SELECT subscription_id, max(taken) * rate_slot_interval(max(rate_limit)) AS length FROM picked
+       WHERE rate_limit IS NOT NULL GROUP BY subscription_id
+     ),
+     reserved AS (
+       INSERT INTO subscription_rate_slots AS r (subscription_id, next_slot_at)
+       SELECT subscription_id, clock_timestamp() + length FROM reservations ORDER BY subscription_id
+       ON CONFLICT (subscription_id) DO UPDATE
+         SET next_slot_at = greatest(r.next_slot_at, clock_timestamp())
+           + (SELECT length FROM reservations WHERE reservations.subscription_id = excluded.subscription_id)
+       RETURNING r.subscription_id, r.next_slot_at
+     )`;
 
 export interface ClaimOptions {
   workerId: string;
@@ -34,6 +61,8 @@ interface ClaimedRow extends EventPayloadRow {
   subscriptionId: string;
   tenant: string;
   attempts: number;
+  waitMs: number;
+  ageMs: number;
   endpointUrl: string;
   secrets: string[];
   basicUsername: string | null;
@@ -66,18 +95,34 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
        SELECT id FROM due_messages_in_fair_shares($3, $4, $5::uuid[], $6::int[], $7, $8::text[], $9::int[]) AS id,
          relaxed
      ),
+     picked AS MATERIALIZED (
+       SELECT m.id, m.subscription_id, sub.status_reason,
+         CASE WHEN sub.status_reason IS NULL THEN sub.rate_limit END AS rate_limit,
+         row_number() OVER (PARTITION BY m.subscription_id ORDER BY m.next_attempt_at, m.id) AS place,
+         count(*) OVER (PARTITION BY m.subscription_id) AS taken
+       FROM due JOIN messages m ON m.id = due.id JOIN subscriptions sub ON sub.id = m.subscription_id
+     ),
+     ${RESERVE_RATE_SLOTS},
      claimed AS (
        UPDATE messages m SET
-         leased_until = CASE WHEN sub.status_reason IS NULL THEN now() + $2 * interval '1 millisecond' END,
-         leased_by = CASE WHEN sub.status_reason IS NULL THEN $1 END,
-         status = CASE WHEN sub.status_reason IS NULL THEN m.status ELSE 'failed' END,
-         updated_at = CASE WHEN sub.status_reason IS NULL THEN m.updated_at ELSE now() END
-       FROM due, subscriptions sub
-       WHERE m.id = due.id AND sub.id = m.subscription_id
-       RETURNING m.id, m.subscription_id, m.event_id, m.attempts, m.status
+         leased_until = CASE WHEN p.status_reason IS NULL
+                             THEN greatest(now(), slot.at) + $2 * interval '1 millisecond' END,
+         leased_by = CASE WHEN p.status_reason IS NULL THEN $1 END,
+         status = CASE WHEN p.status_reason IS NULL THEN m.status ELSE 'failed' END,
+         updated_at = CASE WHEN p.status_reason IS NULL THEN m.updated_at ELSE now() END
+       FROM picked p
+       LEFT JOIN reserved r ON r.subscription_id = p.subscription_id
+       CROSS JOIN LATERAL (
+         SELECT r.next_slot_at - (p.taken - p.place + 1) * rate_slot_interval(p.rate_limit) AS at
+       ) AS slot
+       WHERE m.id = p.id
+       RETURNING m.id, m.subscription_id, m.event_id, m.attempts, m.status,
+         greatest(0, extract(epoch FROM slot.at - clock_timestamp()) * 1000)::float8 AS wait_ms,
+         (extract(epoch FROM now() - m.created_at) * 1000)::float8 AS age_ms
      )
      SELECT c.id AS "messageId", c.subscription_id AS "subscriptionId",
        subscription_tenant(s.owner, s.companies) AS tenant, c.attempts,
+       COALESCE(c.wait_ms, 0) AS "waitMs", c.age_ms AS "ageMs",
        s.endpoint_url AS "endpointUrl", s.custom_headers AS "customHeaders",
        s.basic_username AS "basicUsername", s.basic_password AS "basicPassword",
        ${EVENT_PAYLOAD_COLUMNS},
@@ -103,6 +148,8 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
     subscriptionId: row.subscriptionId,
     tenant: row.tenant,
     attempts: row.attempts,
+    waitMs: row.waitMs,
+    ageMs: row.ageMs,
     endpointUrl: row.endpointUrl,
     payload: toEventPayload(row),
     secrets: row.secrets,

@@ -7,6 +7,8 @@
 // notification) ends the back-off at once (docs/decisions/database-outages.md).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -55,6 +57,11 @@ export interface AttemptReport {
   subscriptionId: string;
   outcome: AttemptOutcome;
   recorded: RecordedAttempt | undefined;
+  /**
+   * On a message's first attempt: from its creation (the time of the transaction that recorded its
+   * event, on the database's clock) to the start of this attempt, rate waits included.
+   */
+  firstAttemptDelayMs?: number;
 }
 
 export interface DeliveryWorker {
@@ -221,6 +228,10 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   async function deliver(message: ClaimedMessage, sent: () => void): Promise<void> {
     const context = { messageId: message.messageId, subscriptionId: message.subscriptionId };
     try {
+      // A rated endpoint's request waits for the slot its claim reserved (its lease covers the wait).
+      const claimedAt = performance.now();
+      if (message.waitMs > 0) await sleep(message.waitMs);
+      const sinceCreated = message.ageMs + (performance.now() - claimedAt);
       const outcome = await sender.send(message).finally(sent);
       const recorded = await recorder.record({
         messageId: message.messageId,
@@ -238,7 +249,12 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       else if (recorded.status === 'failed') log.warn(fields, 'message failed: no attempts left');
       else if (!outcome.succeeded) log.info(fields, 'delivery attempt failed');
       else log.debug(fields, 'message delivered');
-      options.onAttempt?.({ ...context, outcome, recorded });
+      options.onAttempt?.({
+        ...context,
+        outcome,
+        recorded,
+        ...(message.attempts === 0 && { firstAttemptDelayMs: sinceCreated }),
+      });
     } catch (error) {
       // Unrecorded: the next pass gives the lease back (or it runs out) and the message is sent again
       // with the same webhook-id.

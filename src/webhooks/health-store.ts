@@ -11,6 +11,8 @@ export interface HealthView {
   consecutiveFailures: number;
   failingSince: string | null;
   last24Hours: { delivered: number; failedAttempts: number; failed: number };
+  /** The subscription's rate limit, which paces its deliveries; null without one. */
+  rateLimitPerSecond: number | null;
 }
 
 export async function readHealth(db: Queryable, subscriptionId: string): Promise<HealthView> {
@@ -27,7 +29,8 @@ export async function readHealth(db: Queryable, subscriptionId: string): Promise
                                  'failedAttempts', COALESCE(sum(c.failed_attempts), 0)::int,
                                  'failed', COALESCE(sum(c.failed), 0)::int)
         FROM subscription_hourly_deliveries c
-        WHERE c.subscription_id = $1 AND c.hour > date_trunc('hour', now()) - interval '24 hours') AS "last24Hours"
+        WHERE c.subscription_id = $1 AND c.hour > date_trunc('hour', now()) - interval '24 hours') AS "last24Hours",
+       (SELECT s.rate_limit FROM subscriptions s WHERE s.id = $1) AS "rateLimitPerSecond"
      FROM (SELECT 1) one LEFT JOIN subscription_health h ON h.subscription_id = $1`,
     [subscriptionId],
   );
@@ -59,6 +62,23 @@ export async function deleteOrphanedHealth(db: Queryable, batchSize: number): Pr
     `DELETE FROM subscription_health WHERE subscription_id IN (
        SELECT h.subscription_id FROM subscription_health h
        WHERE NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.id = h.subscription_id)
+       LIMIT $1 FOR UPDATE SKIP LOCKED)
+     RETURNING subscription_id AS id`,
+    [batchSize],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Deletes up to `batchSize` rate slots (migration 0035) of subscriptions that no longer exist or have
+ * no rate limit any more; answers their subscription ids.
+ */
+export async function deleteUnusedRateSlots(db: Queryable, batchSize: number): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `DELETE FROM subscription_rate_slots WHERE subscription_id IN (
+       SELECT r.subscription_id FROM subscription_rate_slots r
+       WHERE r.next_slot_at < now()
+         AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.id = r.subscription_id AND s.rate_limit IS NOT NULL)
        LIMIT $1 FOR UPDATE SKIP LOCKED)
      RETURNING subscription_id AS id`,
     [batchSize],

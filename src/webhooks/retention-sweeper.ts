@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { type PeriodicSweep, startPeriodicSweep } from '../db/periodic-sweep.ts';
 import { deleteExpiredTrails } from '../subscriptions/activity-store.ts';
-import { deleteOldHourlyDeliveries, deleteOrphanedHealth } from './health-store.ts';
+import { deleteOldHourlyDeliveries, deleteOrphanedHealth, deleteUnusedRateSlots } from './health-store.ts';
 import { deleteEndedMessages, deleteFinishedRecoveries, deleteUnneededEvents } from './retention-store.ts';
 import { deleteOldWatermarks, recordTransactionWatermark } from './transaction-watermarks.ts';
 
@@ -42,8 +42,8 @@ export function startRetentionSweeper(options: RetentionSweeperOptions): Periodi
 /**
  * One batch of messages; once those run short, one batch of events too (an event goes only after
  * its messages), of the trails of subscriptions deleted before the retention, of the recoveries
- * finished before it, of the hourly delivery counts older than the day they serve, and of the health
- * of deleted subscriptions. Answers what it deleted: a full batch or more means more may be waiting.
+ * finished before it, of the hourly delivery counts older than the day they serve, of the health
+ * of deleted subscriptions, and of the rate slots of subscriptions without a rate limit. Answers what it deleted: a full batch or more means more may be waiting.
  */
 export async function sweepRetentionBatch(db: Database, retentionMs: number, batchSize: number): Promise<string[]> {
   const messages = await deleteEndedMessages(db, retentionMs, batchSize);
@@ -55,5 +55,14 @@ export async function sweepRetentionBatch(db: Database, retentionMs: number, bat
   const trails = await deleteExpiredTrails(db, retentionMs, batchSize);
   const recoveries = await deleteFinishedRecoveries(db, retentionMs, batchSize);
   const hours = await deleteOldHourlyDeliveries(db, batchSize);
-  return [...messages, ...events, ...trails, ...recoveries, ...hours, ...(await deleteOrphanedHealth(db, batchSize))];
+  const health = await deleteOrphanedHealth(db, batchSize);
+  return [
+    ...messages,
+    ...events,
+    ...trails,
+    ...recoveries,
+    ...hours,
+    ...health,
+    ...(await deleteUnusedRateSlots(db, batchSize)),
+  ];
 }

@@ -38,6 +38,7 @@ describe('POST /v1/subscriptions', () => {
         updatedAt,
         endpointAuth: { type: 'NONE' },
         customHeaders: headers,
+        rateLimitPerSecond: null,
       },
       endpointAuth: { type: 'NONE' },
       customHeaders: headers,

@@ -42,6 +42,7 @@ describe('GET /v1/subscriptions/{id}/health', () => {
       consecutiveFailures: 0,
       failingSince: null,
       last24Hours: { delivered: 0, failedAttempts: 0, failed: 0 },
+      rateLimitPerSecond: null,
     });
   });
 

@@ -636,6 +636,8 @@ export interface Operations {
           token?: string;
         };
       };
+      /** Ours, beside the reference's fields: the most notifications per second its endpoint is sent, by all the workers together (1 to 1000); a backlog drains at that rate. Null removes it; omitted on PUT, it stays as it is */
+      rateLimitPerSecond?: number | null;
     };
     responses: {
       /** Subscription created */
@@ -661,6 +663,8 @@ export interface Operations {
           };
           /** Headers sent with every notification */
           customHeaders: Record<string, string>;
+          /** Ours, beside the reference's fields: the most notifications per second its endpoint is sent, by all the workers together (1 to 1000); a backlog drains at that rate. Null when it has none */
+          rateLimitPerSecond: number | null;
         };
         /** How notifications authenticate to the endpoint (credentials are never returned) */
         endpointAuth: {
@@ -1396,6 +1400,8 @@ export interface Operations {
           };
           /** Headers sent with every notification */
           customHeaders: Record<string, string>;
+          /** Ours, beside the reference's fields: the most notifications per second its endpoint is sent, by all the workers together (1 to 1000); a backlog drains at that rate. Null when it has none */
+          rateLimitPerSecond: number | null;
         };
         /** How notifications authenticate to the endpoint (credentials are never returned) */
         endpointAuth: {
@@ -1447,6 +1453,8 @@ export interface Operations {
             /** Messages that ended failed, every attempt spent */
             failed: number;
           };
+          /** The most notifications per second its endpoint is sent (the subscription's rateLimitPerSecond): a backlog drains at this rate. Null without one */
+          rateLimitPerSecond: number | null;
         };
       };
     };
@@ -1542,6 +1550,8 @@ export interface Operations {
           };
           /** Headers sent with every notification */
           customHeaders: Record<string, string>;
+          /** Ours, beside the reference's fields: the most notifications per second its endpoint is sent, by all the workers together (1 to 1000); a backlog drains at that rate. Null when it has none */
+          rateLimitPerSecond: number | null;
         }[];
         /** Where this page lies in the whole result */
         pagination: {
@@ -2958,6 +2968,8 @@ export interface Operations {
           token?: string;
         };
       };
+      /** Ours, beside the reference's fields: the most notifications per second its endpoint is sent, by all the workers together (1 to 1000); a backlog drains at that rate. Null removes it; omitted on PUT, it stays as it is */
+      rateLimitPerSecond?: number | null;
     };
     responses: {
       /** Subscription updated */
@@ -2983,6 +2995,8 @@ export interface Operations {
           };
           /** Headers sent with every notification */
           customHeaders: Record<string, string>;
+          /** Ours, beside the reference's fields: the most notifications per second its endpoint is sent, by all the workers together (1 to 1000); a backlog drains at that rate. Null when it has none */
+          rateLimitPerSecond: number | null;
         };
         /** How notifications authenticate to the endpoint (credentials are never returned) */
         endpointAuth: {
