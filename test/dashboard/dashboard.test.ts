@@ -251,14 +251,16 @@ describe('the dashboard in a browser', { timeout: 180_000, skip: await needs('ch
 
     await page.getByRole('link', { name: 'Edit' }).click();
     await page.getByRole('combobox', { name: 'Status' }).selectOption('INACTIVE');
+    await page.getByRole('spinbutton', { name: 'Rate limit (per second)' }).fill('20');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.locator('h1 .badge', { hasText: 'inactive' }).waitFor();
     const auth = { authorization: `Bearer ${f.client.apiKeyValue}` };
     const saved = await f.service.request('GET', `/v1/subscriptions/${id}`, { headers: auth });
     assert.deepEqual(
-      [saved.body.data.status, saved.body.data.customHeaders],
-      ['INACTIVE', { 'x-receiver-key': 'abc123' }],
+      [saved.body.data.status, saved.body.data.customHeaders, saved.body.data.rateLimitPerSecond],
+      ['INACTIVE', { 'x-receiver-key': 'abc123' }, 20],
     );
+    assert.match(await text(page.locator('dl.facts')), /Rate limit\s*20 per second/);
 
     await page.getByRole('button', { name: 'Delete…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();

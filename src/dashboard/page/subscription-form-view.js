@@ -103,6 +103,16 @@ function form(id, eventTypes, current) {
   };
   auth.addEventListener('change', showBasic);
   showBasic();
+  const rate = h('input', {
+    id: uid('rate'),
+    type: 'number',
+    min: 1,
+    max: 1000,
+    step: 1,
+    inputmode: 'numeric',
+    value: current?.rateLimitPerSecond ?? '',
+    placeholder: 'No limit',
+  });
   const problems = h('div', { 'aria-live': 'polite' });
   const submit = h('button', { type: 'submit', class: 'primary' }, current ? 'Save changes' : 'Create subscription');
 
@@ -123,6 +133,8 @@ function form(id, eventTypes, current) {
         auth.value === 'BASIC'
           ? { type: 'BASIC', credentials: { username: username.value, password: password.value } }
           : { type: 'NONE' },
+      // Empty removes the limit (the form sends every field: docs/decisions/subscriptions.md).
+      rateLimitPerSecond: rate.value === '' ? null : rate.valueAsNumber,
     };
     submit.disabled = true;
     try {
@@ -152,6 +164,11 @@ function form(id, eventTypes, current) {
       field('Custom headers', headers, 'One “Name: value” per line, sent with every notification.'),
       field('Endpoint authentication', auth),
       basicFields,
+      field(
+        'Rate limit (per second)',
+        rate,
+        'The most notifications its endpoint is sent per second, by all workers together; a backlog drains at this rate. Empty for no limit.',
+      ),
       problems,
       h(
         'div',

@@ -102,6 +102,7 @@ export function subscriptionView(root, [id]) {
         fact('Event types', s.eventTypes.join(', ')),
         fact('Endpoint authentication', s.endpointAuth.type === 'BASIC' ? 'HTTP Basic' : 'None'),
         fact('Custom headers', headers.length ? headers.join(', ') : 'None'),
+        fact('Rate limit', s.rateLimitPerSecond ? `${s.rateLimitPerSecond} per second` : 'None'),
         fact('Created', exactTime(s.createdAt)),
         fact('Id', h('span', { class: 'mono' }, s.id)),
       ),
