@@ -70,6 +70,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Serve the delivery dashboard at /dashboard (API role). */
   dashboard: boolean;
+  /** A worker-only process (`--role worker`) serves GET /metrics on this port (at HOST); unset: none. */
+  metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimitWindowMs: duration(env, 'AUTH_FAILURE_LIMIT_WINDOW', '5m'),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
     dashboard: boolean(env, 'DASHBOARD', true),
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, { min: 0, max: 65535 }) : undefined,
   };
 }
 

@@ -10,6 +10,7 @@ import { checkCredentialSettings, ownTokenKey, tokenIssuer, unsharedIssuerWarnin
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open-database.ts';
 import { startExpirySweeper } from './export-jobs/expiry-sweeper.ts';
+import { startWorkerMetricsServer, type WorkerMetricsServer } from './ops/worker-metrics-server.ts';
 import { buildServer } from './server.ts';
 import { listenForStop, type StopRequest } from './stop-signal.ts';
 import { startAutoDisable } from './webhooks/auto-disable.ts';
@@ -93,6 +94,7 @@ interface Running {
   cliSocket?: CliSocket;
   api?: Awaited<ReturnType<typeof startApi>>;
   worker?: Awaited<ReturnType<typeof startDeliveryWorker>>;
+  metrics?: WorkerMetricsServer;
   sweeper?: ReturnType<typeof startExpirySweeper>;
   retention?: ReturnType<typeof startRetentionSweeper>;
   recovery?: ReturnType<typeof startRecoveryWorker>;
@@ -114,8 +116,13 @@ async function start(running: Running, { config, role, db, logger, stop }: Start
     running.cliSocket = await startCliSocket(config, db, logger);
   }
   if (role !== 'worker' && !stop.received) running.api = await startApi(config, db, logger);
-  // The worker needs no HTTP port; `all` runs it beside the API in this process.
+  // The worker needs no HTTP port; `all` runs it beside the API in this process. Alone, it serves its
+  // /metrics on METRICS_PORT when that is set (the API's /metrics shows them in `all`).
   if (role === 'api' || stop.received) return;
+  if (role === 'worker' && config.metricsPort !== undefined) {
+    running.metrics = await startWorkerMetricsServer(config.host, config.metricsPort);
+    logger.info({ host: config.host, port: running.metrics.port }, 'worker metrics served at /metrics');
+  }
   running.worker = await startDeliveryWorker({ db, config, logger });
   running.sweeper = startExpirySweeper({ db, ttlSeconds: config.exportJobTtlSeconds, logger });
   running.retention = startRetentionSweeper({ db, retentionMs: config.webhookRetentionMs, logger });
@@ -132,12 +139,13 @@ async function start(running: Running, { config, role, db, logger, stop }: Start
 const REQUESTS_GRACE_MS = 10_000;
 
 async function close(running: Running, db: Database): Promise<void> {
-  const { api, worker, sweeper, retention, recovery, autoDisable, cliSocket } = running;
+  const { api, worker, metrics, sweeper, retention, recovery, autoDisable, cliSocket } = running;
   const cut = setTimeout(() => api?.app.server.closeAllConnections(), REQUESTS_GRACE_MS).unref();
   // Attempts in flight finish and are recorded (each bounded by WEBHOOK_TIMEOUT_MS).
   await Promise.all([
     api?.app.close(),
     worker?.stop(),
+    metrics?.close(),
     ...[sweeper, retention, recovery, autoDisable].map((sweep) => sweep?.stop()),
     cliSocket?.close(), // the commands under way are answered before the database closes
   ]);

@@ -23,6 +23,7 @@ describe('configuration', () => {
     assert.equal(config.environment, 'production');
     assert.equal(config.exportJobTtlSeconds, 3600);
     assert.equal(config.pgliteSharedBuffersMb, 'auto');
+    assert.equal(config.metricsPort, undefined);
   });
 
   it('reads every setting from the environment', () => {
@@ -43,6 +44,7 @@ describe('configuration', () => {
       EXPORT_JOB_TTL: '5',
       PGLITE_SHARED_BUFFERS_MB: '256',
       WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT: '1000',
+      METRICS_PORT: '9464',
     });
     assert.equal(config.port, 9000);
     assert.equal(config.databaseUrl, 'postgres://db/x');
@@ -52,6 +54,7 @@ describe('configuration', () => {
     assert.equal(config.exportJobTtlSeconds, 5);
     assert.equal(config.pgliteSharedBuffersMb, 256);
     assert.equal(config.webhookMaxSubscriptionsPerTenant, 1000);
+    assert.equal(config.metricsPort, 9464);
     assert.equal(loadConfig({ PGLITE_SHARED_BUFFERS_MB: 'auto' }).pgliteSharedBuffersMb, 'auto');
   });
 
@@ -85,6 +88,8 @@ describe('configuration', () => {
     ['TRUST_PROXY', '10.0.0.1,proxy.example'],
     ['TRUST_PROXY', '10.0.0.1,'],
     ['DASHBOARD', 'off'],
+    ['METRICS_PORT', '65536'],
+    ['METRICS_PORT', 'metrics'],
     // A comment after a value, which systemd's EnvironmentFile keeps as part of it.
     ['HOST', '127.0.0.1   # only the proxy reaches the processes'],
     ['HOST', '-proxy'],

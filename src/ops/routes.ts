@@ -4,6 +4,7 @@ import { type Database, writeRefusalOf } from '../db/database.ts';
 import { sendProblem, writeRefusedError } from '../http/error-handler.ts';
 import { ApiError } from '../http/problem.ts';
 import type { RedisCounts } from '../http/redis-counts.ts';
+import { registerAttemptMetrics } from './attempt-metrics.ts';
 import { registerDeliveryMetrics } from './delivery-metrics.ts';
 import { registerRateLimitStoreMetrics } from './rate-limit-store-metrics.ts';
 
@@ -35,6 +36,7 @@ export function registerOpsRoutes(app: FastifyInstance, { db }: { db: Database }
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  registerAttemptMetrics(registry);
   registerDeliveryMetrics(registry, db, (error) =>
     app.log.warn({ err: error }, 'delivery metrics not read; the database does not answer'),
   );

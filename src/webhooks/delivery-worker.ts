@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { observeAttempt } from '../ops/attempt-metrics.ts';
 import { createAttemptRecorder } from './attempt-recorder.ts';
 import {
   type ClaimedMessage,
@@ -61,7 +62,7 @@ export interface AttemptReport {
    * On a message's first attempt: from its creation (the time of the transaction that recorded its
    * event, on the database's clock) to the start of this attempt, rate waits included.
    */
-  firstAttemptDelayMs?: number;
+  firstAttemptDelayMs: number | undefined;
 }
 
 export interface DeliveryWorker {
@@ -249,12 +250,9 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       else if (recorded.status === 'failed') log.warn(fields, 'message failed: no attempts left');
       else if (!outcome.succeeded) log.info(fields, 'delivery attempt failed');
       else log.debug(fields, 'message delivered');
-      options.onAttempt?.({
-        ...context,
-        outcome,
-        recorded,
-        ...(message.attempts === 0 && { firstAttemptDelayMs: sinceCreated }),
-      });
+      const firstAttemptDelayMs = message.attempts === 0 ? sinceCreated : undefined;
+      observeAttempt(outcome, firstAttemptDelayMs);
+      options.onAttempt?.({ ...context, outcome, recorded, firstAttemptDelayMs });
     } catch (error) {
       // Unrecorded: the next pass gives the lease back (or it runs out) and the message is sent again
       // with the same webhook-id.
