@@ -134,4 +134,37 @@ describe('two worker processes on one PostgreSQL', {
         `${log.attempts.length} attempts recorded, ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
   });
+
+  it("keeps a subscription's rate between them, retries included", async () => {
+    // 20 a second (docs/decisions/webhook-delivery.md, "A rate per endpoint"); any 21 requests in a
+    // row span a second, less what a late timer takes off (the in-process test says why 200 ms).
+    const rate = 20;
+    const companyId = crypto.randomUUID();
+    const rated = await insertSubscription(db, { endpointUrl: `${receiver.url}rated`, companyId });
+    await db.query('UPDATE subscriptions SET rate_limit = $2 WHERE id = $1', [rated.id, rate]);
+    // The backlog is there before the workers start, as when an endpoint comes back.
+    await recordEvents(db, companyId, 60, 60);
+    const started = Date.now();
+    const env = { ...WORKER_TEST_ENV, ...target.env };
+    const pair = [startWorker(env), startWorker(env)];
+    workers.push(...pair);
+    await waitUntilNothingPending(db, pair, started + DEADLINE_MS);
+    for (const worker of pair) assert.equal(await worker.stop(), 0, worker.stderr());
+
+    const requests = receiver.requests.filter((r) => r.url === '/rated');
+    const log = await readDeliveryLog(db);
+    const messages = log.messages.filter((m) => m.subscriptionId === rated.id);
+    assert.equal(messages.length, 60);
+    assert.deepEqual(
+      messages.filter((m) => m.status !== 'delivered'),
+      [],
+    );
+    // The refused first attempts' retries went through the same slots.
+    assert.ok(requests.length > 60, `${requests.length} requests: some were retries`);
+    const arrivals = requests.map((r) => r.receivedAt).sort((a, b) => a - b);
+    for (let i = 0; i + rate < arrivals.length; i++) {
+      const span = (arrivals[i + rate] ?? 0) - (arrivals[i] ?? 0);
+      assert.ok(span >= 800, `requests ${i + 1} to ${i + rate + 1} came within ${span.toFixed(1)} ms`);
+    }
+  });
 });
