@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sweepRetentionBatch } from '../../../src/webhooks/retention-sweeper.ts';
 import { startTestApp, type TestApp } from '../../support/harness.ts';
 import {
   emitEvent,
@@ -88,5 +89,28 @@ describe('a rate per endpoint', () => {
       messages.map((m) => [m.status, m.attempts]),
       messages.map(() => ['delivered', 1]),
     );
+  });
+
+  it('the retention sweep deletes the slots of subscriptions that no longer have a rate, past their last slot', async () => {
+    const slotsOf = async (ids: string[]) =>
+      (
+        await t.db.query<{ id: string }>(
+          'SELECT subscription_id AS id FROM subscription_rate_slots WHERE subscription_id = ANY($1::uuid[])',
+          [ids],
+        )
+      ).map((row) => row.id);
+    const [deleted, later] = [randomUUID(), randomUUID()];
+    const rated = await insertSubscription(t.db, { endpointUrl: 'https://example.com/rated' });
+    const plain = await insertSubscription(t.db, { endpointUrl: 'https://example.com/plain' });
+    await t.db.query('UPDATE subscriptions SET rate_limit = 5 WHERE id = $1', [rated.id]);
+    await t.db.query(
+      `INSERT INTO subscription_rate_slots (subscription_id, next_slot_at)
+       VALUES ($1, now() - interval '1 second'), ($2, now() - interval '1 second'), ($3, now() - interval '1 second'),
+              ($4, now() + interval '1 hour')`,
+      [rated.id, plain.id, deleted, later],
+    );
+    await sweepRetentionBatch(t.db, 86_400_000, 500);
+    // The rated one stays; the one whose last slot is ahead stays until it has passed.
+    assert.deepEqual((await slotsOf([rated.id, plain.id, deleted, later])).sort(), [rated.id, later].sort());
   });
 });
