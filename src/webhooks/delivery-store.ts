@@ -22,12 +22,13 @@ export interface ClaimedMessage extends Notification {
 /**
  * Reserves, for each rated subscription the claim took messages of, as many consecutive slots as it
  * took, 1/rate apart from its next free one (or now when that has passed), and moves the next free
- * one past them. "Now" is clock_timestamp(), the moment of the reservation rather than the start of
- * the statement, so that a slow claim does not reserve slots already past, sent at once and closer
- * together than the rate. INSERT … ON CONFLICT DO UPDATE waits for a concurrent claim's reservation of the
- * same subscription and adds to what it left, so two workers never reserve one slot twice; the rows
- * are written in subscription order, so two claims never deadlock on them. Answers each one's new
- * next free slot: the reserved slots are the `taken` ones before it.
+ * one past them (docs/decisions/webhook-delivery.md, "A rate per endpoint"). "Now" is
+ * clock_timestamp(), the moment of the reservation rather than the start of the statement, so that
+ * a slow claim does not reserve slots already past, sent at once and closer together than the rate.
+ * INSERT … ON CONFLICT DO UPDATE waits for a concurrent claim's reservation of the same subscription
+ * and adds to what it left, so two workers never reserve one slot twice; the rows are written in
+ * subscription order, so two claims never deadlock on them. Answers each one's new next free slot:
+ * the reserved slots are the `taken` ones before it.
  */
 const RESERVE_RATE_SLOTS = `reservations AS (
        SELECT subscription_id, max(taken) * rate_slot_interval(max(rate_limit)) AS length FROM picked
@@ -75,8 +76,10 @@ interface ClaimedRow extends EventPayloadRow {
  * free slots (`perSubscription` less `busy`), of each tenant at most its free slots (`perTenant` less
  * `busyTenants`), tenants in turns and each one's earliest first, so that neither a backlogged
  * endpoint nor a tenant's many hanging ones stand in front of another's messages. A message is due when
- * pending, its time has come and no live lease holds it; due_messages_in_fair_shares (migration 0027)
- * finds them.
+ * pending, its time has come and no live lease holds it; due_messages_in_fair_shares (migrations
+ * 0027, 0035) finds them. A subscription with a rate limit has at most the slots of its next second
+ * free, and each message taken gets its slot (RESERVE_RATE_SLOTS): its `waitMs`, which its lease
+ * covers.
  *
  * A due message of a subscription the service stopped (status_reason, e.g. its client was revoked)
  * is failed unsent instead of leased. Revoking fails the pending messages itself; this catches those
@@ -118,7 +121,7 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
        WHERE m.id = p.id
        RETURNING m.id, m.subscription_id, m.event_id, m.attempts, m.status,
          greatest(0, extract(epoch FROM slot.at - clock_timestamp()) * 1000)::float8 AS wait_ms,
-         (extract(epoch FROM now() - m.created_at) * 1000)::float8 AS age_ms
+         (extract(epoch FROM clock_timestamp() - m.created_at) * 1000)::float8 AS age_ms
      )
      SELECT c.id AS "messageId", c.subscription_id AS "subscriptionId",
        subscription_tenant(s.owner, s.companies) AS tenant, c.attempts,
