@@ -162,6 +162,15 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
   }));
 }
 
+/** Whether this worker still holds the message's lease and the message is still pending. */
+export async function stillLeased(db: Queryable, workerId: string, messageId: string): Promise<boolean> {
+  const rows = await db.query(`SELECT 1 FROM messages WHERE id = $1 AND leased_by = $2 AND status = 'pending'`, [
+    messageId,
+    workerId,
+  ]);
+  return rows.length > 0;
+}
+
 /** Gives claimed messages back at once (claimed while the worker began to stop). */
 export async function releaseMessages(db: Queryable, workerId: string, messageIds: readonly string[]): Promise<void> {
   await db.query(

@@ -22,6 +22,7 @@ import {
   recordAttempts,
   releaseLeasesExcept,
   releaseMessages,
+  stillLeased,
 } from './delivery-store.ts';
 import { EVENTS_CHANNEL } from './record-event.ts';
 import { type AttemptOutcome, createNotificationSender } from './send-notification.ts';
@@ -231,7 +232,16 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     try {
       // A rated endpoint's request waits for the slot its claim reserved (its lease covers the wait).
       const claimedAt = performance.now();
-      if (message.waitMs > 0) await sleep(message.waitMs);
+      if (message.waitMs > 0) {
+        await sleep(message.waitMs);
+        // While it waited, its subscription may have been disabled or deleted, failing or removing
+        // the message: then it is not sent.
+        if (!(await stillLeased(db, workerId, message.messageId))) {
+          sent();
+          log.debug(context, 'message left unsent: no longer pending under this lease');
+          return;
+        }
+      }
       const sinceCreated = message.ageMs + (performance.now() - claimedAt);
       const outcome = await sender.send(message).finally(sent);
       const recorded = await recorder.record({
@@ -250,7 +260,9 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       else if (recorded.status === 'failed') log.warn(fields, 'message failed: no attempts left');
       else if (!outcome.succeeded) log.info(fields, 'delivery attempt failed');
       else log.debug(fields, 'message delivered');
-      const firstAttemptDelayMs = message.attempts === 0 ? sinceCreated : undefined;
+      // Only the recorded first attempt: a message whose first attempt went unrecorded (a lost lease,
+      // a crash) is claimed with no attempts again, and must not be counted twice.
+      const firstAttemptDelayMs = recorded?.attempt === 1 ? sinceCreated : undefined;
       observeAttempt(outcome, firstAttemptDelayMs);
       options.onAttempt?.({ ...context, outcome, recorded, firstAttemptDelayMs });
     } catch (error) {

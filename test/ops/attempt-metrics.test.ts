@@ -67,6 +67,38 @@ describe('attempt histograms', () => {
     );
   });
 
+  it('count a message whose first attempt went unrecorded once, at the attempt that was', async () => {
+    const metrics = async () => (await t.request('GET', '/metrics')).text;
+    const firsts = 'ledgerhook_webhook_first_attempt_delay_seconds_count';
+    const durations = 'ledgerhook_webhook_attempt_duration_seconds_count';
+    const before_ = await metrics();
+    // Slow enough to answer after the test has taken the first attempt's lease away.
+    const slow = await startReceiver(() => ({ status: 204, delayMs: 400 }));
+    const worker = await startTestWorker(t.db);
+    try {
+      const company = randomUUID();
+      await insertSubscription(t.db, { endpointUrl: slow.url, companies: [company] });
+      await emitEvent(t.db, company);
+      const first = await slow.nth(1);
+      await t.db.query(`UPDATE messages SET leased_by = 'another-worker' WHERE id = $1`, [first.headers['webhook-id']]);
+      const [lost] = await worker.recorded(1);
+      assert.equal(lost?.recorded, undefined, 'the first attempt lost its lease');
+      // Given back, as when the other worker's lease runs out: the worker's poll claims it again.
+      await t.db.query('UPDATE messages SET leased_by = NULL, leased_until = NULL WHERE id = $1', [
+        first.headers['webhook-id'],
+      ]);
+      const [, again] = await worker.recorded(2);
+      assert.equal(again?.recorded?.attempt, 1);
+    } finally {
+      await worker.stop();
+      await slow.close();
+    }
+    const after_ = await metrics();
+    const added = (name: string) =>
+      sample(after_, name, 'outcome="delivered"') - sample(before_, name, 'outcome="delivered"');
+    assert.deepEqual([added(durations), added(firsts)], [2, 1]);
+  });
+
   it('a worker-only process serves them on METRICS_PORT, and nothing else there', async () => {
     const worker = startWorker({ ...WORKER_TEST_ENV, DATA_DIR: 'memory', METRICS_PORT: '0', LOG_LEVEL: 'info' });
     try {

@@ -91,6 +91,35 @@ describe('a rate per endpoint', () => {
     );
   });
 
+  it('a message whose subscription stopped it while it waited for its slot is not sent', async () => {
+    const rated = await receiver();
+    const company = randomUUID();
+    const subscription = await insertSubscription(t.db, { endpointUrl: rated.url, companies: [company] });
+    // Two a second: one claim takes both, the second sent half a second after the first.
+    await t.db.query('UPDATE subscriptions SET rate_limit = 2 WHERE id = $1', [subscription.id]);
+    await emitEvent(t.db, company);
+    await emitEvent(t.db, company);
+    const w = await worker();
+
+    const first = await rated.nth(1);
+    const [waiting] = (await messagesOf(t.db, subscription.id)).filter((m) => m.id !== first.headers['webhook-id']);
+    assert.ok(waiting);
+    // As disabling the subscription does to its pending messages.
+    await t.db.query(`UPDATE messages SET status = 'failed' WHERE id = $1`, [waiting.id]);
+    // A later message's slot comes after the waiting one's: once it has arrived, the waiting one's
+    // turn has passed.
+    await emitEvent(t.db, company);
+    const last = await rated.nth(2);
+
+    assert.notEqual(last.headers['webhook-id'], waiting.id);
+    assert.equal(rated.requests.filter((r) => r.headers['webhook-id'] === waiting.id).length, 0);
+    await w.stop();
+    assert.deepEqual(
+      (await messagesOf(t.db, subscription.id)).find((m) => m.id === waiting.id),
+      { ...waiting, status: 'failed' },
+    );
+  });
+
   it('the retention sweep deletes the slots of subscriptions that no longer have a rate, past their last slot', async () => {
     const slotsOf = async (ids: string[]) =>
       (
