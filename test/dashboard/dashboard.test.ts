@@ -243,11 +243,30 @@ describe('the dashboard in a browser', { timeout: 180_000, skip: await needs('ch
     await page.getByRole('textbox', { name: 'Endpoint URL' }).fill(`${f.receiver.url}/second`);
     await page.getByRole('textbox', { name: 'Custom headers' }).fill('x-receiver-key: abc123');
     await page.getByRole('checkbox', { name: /^v1\.export-job\.created / }).check();
+    // A resource's group box takes all its types; leaving one out leaves the group half taken.
+    await page.getByRole('checkbox', { name: 'All export-job events' }).check();
+    await page.getByRole('checkbox', { name: /^v1\.export-job\.expired / }).uncheck();
+    assert.equal(
+      await page
+        .getByRole('checkbox', { name: 'All export-job events' })
+        .evaluate((box) => (box as HTMLInputElement).indeterminate),
+      true,
+    );
     await shot('subscription-form');
     await page.getByRole('button', { name: 'Create subscription' }).click();
     await page.getByRole('heading', { name: `${f.receiver.url}/second` }).waitFor();
     const id = /#\/subscriptions\/([0-9a-f-]{36})$/.exec(page.url())?.[1] as string;
     assert.ok(id, page.url());
+    const created = await f.service.request('GET', `/v1/subscriptions/${id}`, {
+      headers: { authorization: `Bearer ${f.client.apiKeyValue}` },
+    });
+    assert.deepEqual(created.body.data.eventTypes.toSorted(), [
+      'v1.export-job.completed',
+      'v1.export-job.completed-with-errors',
+      'v1.export-job.created',
+      'v1.export-job.failed',
+      'v1.export-job.started',
+    ]);
 
     await page.getByRole('link', { name: 'Edit' }).click();
     await page.getByRole('combobox', { name: 'Status' }).selectOption('INACTIVE');

@@ -2,6 +2,7 @@
 // so the form always sends every field; a Basic password cannot be read back and is asked again.
 import { api } from './api.js';
 import { field, h, heading, render, uid } from './dom.js';
+import { eventTypeChoices } from './event-type-choices.js';
 import { problemBlock } from './problem.js';
 
 /**
@@ -46,28 +47,7 @@ function form(id, eventTypes, current) {
     h('option', { value: 'INACTIVE' }, 'Inactive: nothing is sent'),
   );
   status.value = current?.status ?? 'ACTIVE';
-  const types = eventTypes.map((t) => {
-    const box = h('input', {
-      type: 'checkbox',
-      id: uid('type'),
-      value: t.eventType,
-      checked: current ? current.eventTypes.includes(t.eventType) : eventTypes.length === 1,
-    });
-    return [
-      box,
-      h(
-        'div',
-        { class: 'check' },
-        box,
-        h(
-          'label',
-          { for: box.id },
-          h('span', { class: 'mono' }, t.eventType),
-          h('span', { class: 'muted small' }, ` ${t.description}`),
-        ),
-      ),
-    ];
-  });
+  const types = eventTypeChoices(eventTypes, current?.eventTypes);
   const headers = h('textarea', {
     id: uid('headers'),
     rows: 3,
@@ -126,7 +106,7 @@ function form(id, eventTypes, current) {
     }
     const body = {
       status: status.value,
-      eventTypes: types.filter(([box]) => box.checked).map(([box]) => box.value),
+      eventTypes: types.chosen(),
       endpointUrl: url.value.trim(),
       customHeaders: parsed,
       endpointAuth:
@@ -155,12 +135,7 @@ function form(id, eventTypes, current) {
       { onsubmit },
       field('Endpoint URL', url, 'Notifications are POSTed here as JSON, signed with the subscription’s secret.'),
       field('Status', status),
-      h(
-        'fieldset',
-        {},
-        h('legend', {}, 'Event types'),
-        types.map(([, row]) => row),
-      ),
+      types.element,
       field('Custom headers', headers, 'One “Name: value” per line, sent with every notification.'),
       field('Endpoint authentication', auth),
       basicFields,
