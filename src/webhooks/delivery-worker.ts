@@ -212,7 +212,11 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     inFlight.add(message.messageId);
     countUp(perSubscription, message.subscriptionId);
     countUp(perTenantInFlight, message.tenant);
+    // Once, however the attempt ends: a check or a send that throws must give its slot back too.
+    let slotHeld = true;
     const sent = () => {
+      if (!slotHeld) return;
+      slotHeld = false;
       sending--;
       countDown(perSubscription, message.subscriptionId);
       countDown(perTenantInFlight, message.tenant);
@@ -220,7 +224,9 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     };
     const attempt = deliver(message, sent).finally(() => {
       attempts.delete(attempt);
+      // Before the slot is given back, whose claim pass gives back the leases of those not in flight.
       inFlight.delete(message.messageId);
+      sent();
       wakeIfRoom();
     });
     attempts.add(attempt);

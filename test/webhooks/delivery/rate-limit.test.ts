@@ -4,6 +4,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import type { Database } from '../../../src/db/database.ts';
+import { startDeliveryWorker } from '../../../src/webhooks/delivery-worker.ts';
 import { sweepRetentionBatch } from '../../../src/webhooks/retention-sweeper.ts';
 import { startTestApp, type TestApp } from '../../support/harness.ts';
 import {
@@ -117,6 +120,51 @@ describe('a rate per endpoint', () => {
     assert.deepEqual(
       (await messagesOf(t.db, subscription.id)).find((m) => m.id === waiting.id),
       { ...waiting, status: 'failed' },
+    );
+  });
+
+  it('a message whose check after its wait fails is sent later, and its worker keeps its slots', async () => {
+    const rated = await receiver();
+    const company = randomUUID();
+    const subscription = await insertSubscription(t.db, { endpointUrl: rated.url, companies: [company] });
+    // Two a second: each message after the first waits half a second for its slot.
+    await t.db.query('UPDATE subscriptions SET rate_limit = 2 WHERE id = $1', [subscription.id]);
+    for (let i = 0; i < 3; i++) await emitEvent(t.db, company);
+    // The database goes away for the first check of a message that waited for its slot.
+    let failed = false;
+    const flaky: Database = {
+      ...t.db,
+      query: (sql, params, options) => {
+        if (!failed && sql.startsWith('SELECT 1 FROM messages WHERE id = $1 AND leased_by = $2')) {
+          failed = true;
+          return Promise.reject(new Error('connection terminated'));
+        }
+        return t.db.query(sql, params, options);
+      },
+    };
+    // One attempt at a time: a slot the failed check kept would stop this worker for good.
+    const w = await startDeliveryWorker({
+      db: flaky,
+      logger: pino({ level: 'silent' }),
+      config: {
+        webhookRetrySchedule: [20],
+        webhookTimeoutMs: 2000,
+        webhookLeaseMarginMs: 30_000,
+        webhookAllowPrivateTargets: true,
+      },
+      concurrency: 1,
+      pollIntervalMs: 50,
+    });
+    started.push({ close: () => w.stop() });
+
+    await rated.nth(3);
+    assert.ok(failed, 'a message waited for its slot');
+    await w.stop();
+    const ids = new Set(rated.requests.map((r) => r.headers['webhook-id']));
+    assert.equal(ids.size, 3, 'each of the three messages');
+    assert.deepEqual(
+      (await messagesOf(t.db, subscription.id)).map((m) => m.status),
+      ['delivered', 'delivered', 'delivered'],
     );
   });
 
