@@ -17,6 +17,8 @@ export interface ClaimedMessage extends Notification {
   waitMs: number;
   /** How long ago the message was created, on the database's clock, when it was claimed. */
   ageMs: number;
+  /** Its subscription's updated_at when claimed: after a wait, whether it still holds (stillToSend). */
+  subscriptionUpdatedAt: string;
 }
 
 /**
@@ -64,6 +66,7 @@ interface ClaimedRow extends EventPayloadRow {
   attempts: number;
   waitMs: number;
   ageMs: number;
+  subscriptionUpdatedAt: string;
   endpointUrl: string;
   secrets: string[];
   basicUsername: string | null;
@@ -125,7 +128,7 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
      )
      SELECT c.id AS "messageId", c.subscription_id AS "subscriptionId",
        subscription_tenant(s.owner, s.companies) AS tenant, c.attempts,
-       COALESCE(c.wait_ms, 0) AS "waitMs", c.age_ms AS "ageMs",
+       COALESCE(c.wait_ms, 0) AS "waitMs", c.age_ms AS "ageMs", s.updated_at::text AS "subscriptionUpdatedAt",
        s.endpoint_url AS "endpointUrl", s.custom_headers AS "customHeaders",
        s.basic_username AS "basicUsername", s.basic_password AS "basicPassword",
        ${EVENT_PAYLOAD_COLUMNS},
@@ -153,6 +156,7 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
     attempts: row.attempts,
     waitMs: row.waitMs,
     ageMs: row.ageMs,
+    subscriptionUpdatedAt: row.subscriptionUpdatedAt,
     endpointUrl: row.endpointUrl,
     payload: toEventPayload(row),
     secrets: row.secrets,
@@ -162,13 +166,32 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
   }));
 }
 
-/** Whether this worker still holds the message's lease and the message is still pending. */
-export async function stillLeased(db: Queryable, workerId: string, messageId: string): Promise<boolean> {
-  const rows = await db.query(`SELECT 1 FROM messages WHERE id = $1 AND leased_by = $2 AND status = 'pending'`, [
-    messageId,
-    workerId,
-  ]);
-  return rows.length > 0;
+/**
+ * What to do with a claimed message after its wait for a rate slot (docs/decisions/webhook-delivery.md,
+ * "A rate per endpoint"): `send` it as claimed; `stopped` when it is no longer pending under this
+ * worker's lease (its subscription disabled or deleted meanwhile); `changed` when its subscription
+ * was changed meanwhile (a PUT: a new URL, headers or credentials), and then its lease is given back
+ * in the same statement, so that a claim takes it again with the subscription as it is now.
+ */
+export async function stillToSend(
+  db: Queryable,
+  workerId: string,
+  message: Pick<ClaimedMessage, 'messageId' | 'subscriptionUpdatedAt'>,
+): Promise<'send' | 'stopped' | 'changed'> {
+  const [row] = await db.query<{ unchanged: boolean }>(
+    `WITH held AS (
+       SELECT m.id, s.updated_at = $3::timestamptz AS unchanged
+       FROM messages m JOIN subscriptions s ON s.id = m.subscription_id
+       WHERE m.id = $1 AND m.leased_by = $2 AND m.status = 'pending'
+     ), released AS (
+       UPDATE messages m SET leased_until = NULL, leased_by = NULL
+       FROM held WHERE m.id = held.id AND NOT held.unchanged
+     )
+     SELECT unchanged FROM held`,
+    [message.messageId, workerId, message.subscriptionUpdatedAt],
+  );
+  if (!row) return 'stopped';
+  return row.unchanged ? 'send' : 'changed';
 }
 
 /** Gives claimed messages back at once (claimed while the worker began to stop). */

@@ -22,7 +22,7 @@ import {
   recordAttempts,
   releaseLeasesExcept,
   releaseMessages,
-  stillLeased,
+  stillToSend,
 } from './delivery-store.ts';
 import { EVENTS_CHANNEL } from './record-event.ts';
 import { type AttemptOutcome, createNotificationSender } from './send-notification.ts';
@@ -241,10 +241,12 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       if (message.waitMs > 0) {
         await sleep(message.waitMs);
         // While it waited, its subscription may have been disabled or deleted, failing or removing
-        // the message: then it is not sent.
-        if (!(await stillLeased(db, workerId, message.messageId))) {
+        // the message: then it is not sent. Or changed (a new URL, say): then it is given back, to
+        // be claimed again as the subscription is now.
+        const still = await stillToSend(db, workerId, message);
+        if (still !== 'send') {
           sent();
-          log.debug(context, 'message left unsent: no longer pending under this lease');
+          log.debug({ ...context, still }, 'message left unsent after its wait');
           return;
         }
       }

@@ -49,6 +49,19 @@ async function worker(): Promise<TestWorker> {
   return started_;
 }
 
+/**
+ * A subscription of two a second to `endpoint` with two messages, and a worker: one claim takes
+ * both, the second sent half a second after the first.
+ */
+async function secondWaiting(endpoint: TestReceiver) {
+  const company = randomUUID();
+  const subscription = await insertSubscription(t.db, { endpointUrl: endpoint.url, companies: [company] });
+  await t.db.query('UPDATE subscriptions SET rate_limit = 2 WHERE id = $1', [subscription.id]);
+  await emitEvent(t.db, company);
+  await emitEvent(t.db, company);
+  return { subscription, company, w: await worker() };
+}
+
 describe('a rate per endpoint', () => {
   it('two workers drain a backlog at the rate, never faster, and another endpoint waits for none of it', async () => {
     const rated = await receiver();
@@ -96,13 +109,7 @@ describe('a rate per endpoint', () => {
 
   it('a message whose subscription stopped it while it waited for its slot is not sent', async () => {
     const rated = await receiver();
-    const company = randomUUID();
-    const subscription = await insertSubscription(t.db, { endpointUrl: rated.url, companies: [company] });
-    // Two a second: one claim takes both, the second sent half a second after the first.
-    await t.db.query('UPDATE subscriptions SET rate_limit = 2 WHERE id = $1', [subscription.id]);
-    await emitEvent(t.db, company);
-    await emitEvent(t.db, company);
-    const w = await worker();
+    const { subscription, company, w } = await secondWaiting(rated);
 
     const first = await rated.nth(1);
     const [waiting] = (await messagesOf(t.db, subscription.id)).filter((m) => m.id !== first.headers['webhook-id']);
@@ -123,6 +130,31 @@ describe('a rate per endpoint', () => {
     );
   });
 
+  it('a message whose subscription changed while it waited for its slot goes where the subscription says now', async () => {
+    const before_ = await receiver();
+    const now_ = await receiver();
+    const { subscription, w } = await secondWaiting(before_);
+
+    const first = await before_.nth(1);
+    // As a PUT of a new endpoint URL does, while the second message waits for its slot.
+    await t.db.query('UPDATE subscriptions SET endpoint_url = $2, updated_at = now() WHERE id = $1', [
+      subscription.id,
+      now_.url,
+    ]);
+    const second = await now_.nth(1);
+    await w.stop();
+
+    assert.notEqual(second.headers['webhook-id'], first.headers['webhook-id']);
+    assert.equal(before_.requests.length, 1, 'nothing more to the endpoint it had');
+    assert.deepEqual(
+      (await messagesOf(t.db, subscription.id)).map((m) => [m.status, m.attempts]),
+      [
+        ['delivered', 1],
+        ['delivered', 1],
+      ],
+    );
+  });
+
   it('a message whose check after its wait fails is sent later, and its worker keeps its slots', async () => {
     const rated = await receiver();
     const company = randomUUID();
@@ -135,7 +167,7 @@ describe('a rate per endpoint', () => {
     const flaky: Database = {
       ...t.db,
       query: (sql, params, options) => {
-        if (!failed && sql.startsWith('SELECT 1 FROM messages WHERE id = $1 AND leased_by = $2')) {
+        if (!failed && sql.includes('AS unchanged')) {
           failed = true;
           return Promise.reject(new Error('connection terminated'));
         }
