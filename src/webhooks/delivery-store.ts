@@ -17,6 +17,8 @@ export interface ClaimedMessage extends Notification {
   waitMs: number;
   /** How long ago the message was created, on the database's clock, when it was claimed. */
   ageMs: number;
+  /** The trace context its event was recorded in (a sampled span's), which its attempts continue. */
+  eventTraceparent: string | null;
 }
 
 /**
@@ -69,6 +71,7 @@ interface ClaimedRow extends EventPayloadRow {
   basicUsername: string | null;
   basicPassword: string | null;
   customHeaders: Record<string, string> | null;
+  eventTraceparent: string | null;
 }
 
 /**
@@ -128,7 +131,7 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
        COALESCE(c.wait_ms, 0) AS "waitMs", c.age_ms AS "ageMs",
        s.endpoint_url AS "endpointUrl", s.custom_headers AS "customHeaders",
        s.basic_username AS "basicUsername", s.basic_password AS "basicPassword",
-       ${EVENT_PAYLOAD_COLUMNS},
+       ${EVENT_PAYLOAD_COLUMNS}, e.traceparent AS "eventTraceparent",
        ARRAY(SELECT k.secret FROM subscription_secrets k
              WHERE k.subscription_id = s.id AND (k.expires_at IS NULL OR k.expires_at > now())
              ORDER BY k.created_at DESC) AS secrets
@@ -153,6 +156,7 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
     attempts: row.attempts,
     waitMs: row.waitMs,
     ageMs: row.ageMs,
+    eventTraceparent: row.eventTraceparent,
     endpointUrl: row.endpointUrl,
     payload: toEventPayload(row),
     secrets: row.secrets,
