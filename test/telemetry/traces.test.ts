@@ -100,6 +100,15 @@ async function createAccount(setup: Setup, headers: Record<string, string> = {})
   assert.equal(response.status, 201, await response.text());
 }
 
+/** The service's JSON log lines so far. */
+function logLines(served: Served): Record<string, unknown>[] {
+  return served
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 const isAccountCreate = (span: ReceivedSpan) => span.kind === SERVER && span.name === 'POST /v1-beta/accounts';
 
 const isRequestSpan = (span: ReceivedSpan) => span.kind === SERVER && span.name === 'POST /v2/export-jobs';
@@ -139,6 +148,12 @@ describe('traces', { timeout: 180_000 }, () => {
       const sent = TRACEPARENT.exec(String(setup.webhooks.requests[0]?.headers.traceparent));
       assert.ok(sent, `a traceparent header: ${setup.webhooks.requests[0]?.headers.traceparent}`);
       assert.deepEqual([sent[1], sent[2]], [request.traceId, attempt.spanId], 'it names the attempt span');
+      const logged = logLines(setup.served).find((line) => line.msg === 'request' && line.url === '/v2/export-jobs');
+      assert.deepEqual(
+        [logged?.trace_id, logged?.span_id],
+        [request.traceId, request.spanId],
+        'the log line names the span',
+      );
     });
 
     it('continues an incoming traceparent', async () => {
@@ -200,6 +215,9 @@ describe('traces', { timeout: 180_000 }, () => {
       await setup.served.stop();
       assert.deepEqual(setup.otlp.requests, []);
       assert.match(String(setup.webhooks.requests[0]?.headers.traceparent), /^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+      const logged = logLines(setup.served).find((line) => line.msg === 'request' && line.url === '/v2/export-jobs');
+      assert.ok(logged, 'the request is logged');
+      assert.equal(logged.trace_id, undefined, 'an unsampled trace is not named');
     });
   });
 });
