@@ -119,7 +119,7 @@ async function sample(pid: number, databaseUrl: string): Promise<Sample> {
 }
 
 /** utime + stime of a process, in clock ticks. */
-function ticksOf(pid: number | string): number {
+export function ticksOf(pid: number | string): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which is in parentheses and may hold spaces.
@@ -131,7 +131,7 @@ function ticksOf(pid: number | string): number {
 }
 
 /** Ticks of every process named postgres (the server and all its backends and workers). */
-function postgresTicks(): number {
+export function postgresTicks(): number {
   let total = 0;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {

@@ -25,14 +25,16 @@ export interface ChildOptions {
 export interface ServiceOptions extends ChildOptions {
   /** `api` (the default) or `all`, which runs the delivery worker in the same process. */
   role?: 'api' | 'all';
+  /** The src/main.ts to run: another checkout's, for a baseline. Default: this one's. */
+  main?: string;
 }
 
 const ROOT = new URL('../', import.meta.url);
 
 /** `ledgerhook serve --role api` (or `options.role`) with `env`, once /health/ready answers 200. */
 export function startService(env: Record<string, string>, options: ServiceOptions = {}): Promise<Child> {
-  const { role = 'api', ...childOptions } = options;
-  return startChild('src/main.ts', ['serve', '--role', role], env, '/health/ready', childOptions);
+  const { role = 'api', main = 'src/main.ts', ...childOptions } = options;
+  return startChild(main, ['serve', '--role', role], env, '/health/ready', childOptions);
 }
 
 /** The bare node:http server answering `body` to every request. */

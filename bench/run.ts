@@ -20,9 +20,13 @@
 // (bench/webhooks/isolation.ts).
 // events (not run by default): single creates with and without a listener, batches of 1,000 beside
 // single creates with three listeners, and feed pages over 1,000,000 events (bench/events-suite.ts).
+// tracing (not run by default): get-by-id with tracing unconfigured beside tracing on at 10 %, in
+// interleaved rounds, and an older checkout's server with BENCH_TRACING_BASELINE (bench/tracing-suite.ts).
 //
 //   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions, cpu, chart, dashboard, retention,
-//                              isolation, events)
+//                              isolation, events, tracing)
+//   BENCH_TRACING_BASELINE=<path>  the tracing suite also runs that checkout's src/main.ts (an older
+//                              commit, with its node_modules) on the same database, as the baseline
 //   BENCH_EVENTS_SINGLES=500, BENCH_EVENTS_ROUNDS=4, BENCH_EVENTS_BATCHES=20, BENCH_EVENTS_FEED=1000000,
 //   BENCH_EVENTS_FEED_PAGES=200  the events suite: single creates per company and round, rounds, batches
 //                              of 1,000 timed, events in the feed, pages timed of each kind
@@ -67,6 +71,7 @@ import { describePageDepth } from './page-depth.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
 import { getByIdRequests, sampleBody, userToken } from './scenarios.ts';
 import { describeSlices } from './slices.ts';
+import { formatTracingTable, runTracingSuite, type TracingFigures } from './tracing-suite.ts';
 import { formatIsolationTable, type IsolationFigures, runIsolationSuite } from './webhooks/isolation.ts';
 import { formatRetentionTable, type RetentionFigures, runRetentionLoad } from './webhooks/retention-load.ts';
 import { formatWebhookTable, runWebhookSuite, type WebhookFigures } from './webhooks/suite.ts';
@@ -94,6 +99,7 @@ const settings = {
     connections: Number(env.BENCH_INSTRUCTION_CONNECTIONS ?? 4),
   },
   cpuRounds: Number(env.BENCH_CPU_ROUNDS ?? 3),
+  tracingBaseline: env.BENCH_TRACING_BASELINE || undefined,
   chart: {
     chartAccounts: Number(env.BENCH_CHART_ACCOUNTS ?? 20_000),
     batchSize: 1000,
@@ -138,9 +144,18 @@ const settings = {
 };
 for (const suite of settings.suites) {
   if (
-    !['accounts', 'webhooks', 'instructions', 'cpu', 'chart', 'dashboard', 'retention', 'isolation', 'events'].includes(
-      suite,
-    )
+    ![
+      'accounts',
+      'webhooks',
+      'instructions',
+      'cpu',
+      'chart',
+      'dashboard',
+      'retention',
+      'isolation',
+      'events',
+      'tracing',
+    ].includes(suite)
   )
     throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
 }
@@ -218,6 +233,22 @@ if (settings.suites.includes('events')) {
   );
 }
 
+let tracing: TracingFigures[] | undefined;
+if (settings.suites.includes('tracing')) {
+  tracing = await runTracingSuite(
+    {
+      ...load,
+      databases: settings.databases,
+      accounts: settings.accounts,
+      adminUrl: settings.adminUrl,
+      secret,
+      rounds: settings.rounds,
+      baseline: settings.tracingBaseline,
+    },
+    log,
+  );
+}
+
 const figures: Figure[] = accounts.flatMap((database) => {
   const bare = database.bare.median;
   return [
@@ -270,6 +301,7 @@ if (dashboard) console.log(`\n${formatDashboardTable(dashboard)}\n`);
 if (retention) console.log(`\n${formatRetentionTable(retention, settings.retention)}\n`);
 if (isolation) console.log(`\n${formatIsolationTable(isolation)}\n`);
 if (events) console.log(`\n${formatEventsTable(events, settings.events)}\n`);
+if (tracing) console.log(`\n${formatTracingTable(tracing)}\n`);
 if (webhooks) {
   console.log(`\n${formatWebhookTable(webhooks)}\n`);
   console.log(
@@ -302,6 +334,7 @@ writeJson(new URL('./results/latest.json', import.meta.url), {
   retention,
   isolation,
   events,
+  tracing,
 });
 
 /**

@@ -72,6 +72,36 @@ export interface Config {
   dashboard: boolean;
   /** A worker-only process (`--role worker`) serves GET /metrics on this port (at HOST); unset: none. */
   metricsPort: number | undefined;
+  /** OpenTelemetry traces (the `OTEL_*` variables); unset: none, and the hot paths take the API's no-op path. */
+  tracing: TracingConfig | undefined;
+}
+
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+
+export type TraceSamplerName = (typeof TRACE_SAMPLERS)[number];
+
+export interface TracingConfig {
+  /** Where spans are POSTed: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, or OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`. */
+  endpoint: string;
+  protocol: OtlpProtocol;
+  /** Sent with every export (authentication to a collector). */
+  headers: Record<string, string>;
+  sampler: TraceSamplerName;
+  /** The ratio of the traceidratio samplers, 0 to 1. */
+  samplerRatio: number;
+  serviceName: string;
+  resourceAttributes: Record<string, string>;
+  /** How long finished spans wait before a batch is sent (OTEL_BSP_SCHEDULE_DELAY). */
+  scheduleDelayMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -115,7 +145,78 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
     dashboard: boolean(env, 'DASHBOARD', true),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, { min: 0, max: 65535 }) : undefined,
+    tracing: tracing(env),
   };
+}
+
+/**
+ * The OpenTelemetry settings, by the specification's rules (docs/decisions/traces.md). Every one is
+ * checked whether or not an endpoint is set: a wrong one is a mistake either way.
+ */
+function tracing(env: Env): TracingConfig | undefined {
+  const disabled = oneOf(env, 'OTEL_SDK_DISABLED', ['true', 'false'], 'false', (raw) => raw.toLowerCase());
+  const traces = urlOf(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', ['http:', 'https:']);
+  const base = urlOf(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
+  const protocol =
+    otlpProtocol(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? otlpProtocol(env, 'OTEL_EXPORTER_OTLP_PROTOCOL');
+  const headers = keyValueList(env, 'OTEL_EXPORTER_OTLP_HEADERS', false);
+  const sampler = oneOf(env, 'OTEL_TRACES_SAMPLER', TRACE_SAMPLERS, 'parentbased_always_on');
+  const samplerRatio = ratio(env, 'OTEL_TRACES_SAMPLER_ARG', sampler.endsWith('traceidratio'));
+  const serviceName = env.OTEL_SERVICE_NAME || undefined;
+  const resourceAttributes = keyValueList(env, 'OTEL_RESOURCE_ATTRIBUTES', true);
+  const scheduleDelayMs = integer(env, 'OTEL_BSP_SCHEDULE_DELAY', 5000, { min: 1 });
+  const endpoint = traces ?? (base && `${base}${base.endsWith('/') ? '' : '/'}v1/traces`);
+  if (disabled === 'true' || endpoint === undefined) return undefined;
+  return {
+    endpoint,
+    protocol: protocol ?? 'http/protobuf',
+    headers,
+    sampler,
+    samplerRatio,
+    serviceName: serviceName ?? resourceAttributes['service.name'] ?? 'ledgerhook',
+    resourceAttributes,
+    scheduleDelayMs,
+  };
+}
+
+function otlpProtocol(env: Env, name: string): OtlpProtocol | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'grpc') {
+    throw new ConfigError(`${name}=grpc is not supported (no gRPC exporter ships): use http/protobuf or http/json`);
+  }
+  return oneOf<OtlpProtocol>(env, name, ['http/protobuf', 'http/json'], 'http/protobuf');
+}
+
+/** The ratio of a traceidratio sampler, 0 to 1 (default 1); ignored by the other samplers. */
+function ratio(env: Env, name: string, used: boolean): number {
+  const raw = env[name];
+  if (!used || raw === undefined || raw === '') return 1;
+  const value = /^\d+(\.\d+)?$|^\.\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+  if (!(value >= 0 && value <= 1)) throw new ConfigError(`${name}=${raw} is not a ratio from 0 to 1`);
+  return value;
+}
+
+/**
+ * `key1=value1,key2=value2` (the W3C Baggage form the OTEL_* lists take), values percent-decoded.
+ * Header values may be secrets: an entry is named by its place, never echoed, unless `echo`.
+ */
+function keyValueList(env: Env, name: string, echo: boolean): Record<string, string> {
+  const raw = env[name];
+  const list: Record<string, string> = {};
+  if (raw === undefined || raw.trim() === '') return list;
+  raw.split(',').forEach((entry, index) => {
+    const at = entry.indexOf('=');
+    const key = entry.slice(0, Math.max(at, 0)).trim();
+    const wrong = `${name}: entry ${index + 1}${echo ? ` (${entry.trim()})` : ''}`;
+    if (at < 1 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)) throw new ConfigError(`${wrong} is not key=value`);
+    try {
+      list[key] = decodeURIComponent(entry.slice(at + 1).trim());
+    } catch {
+      throw new ConfigError(`${wrong} has a value that is not percent-encoded correctly`);
+    }
+  });
+  return list;
 }
 
 // pino's levels, and `silent`.
@@ -261,9 +362,15 @@ function isAddressOrCidr(text: string): boolean {
   return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+function oneOf<T extends string>(
+  env: Env,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+  normalize = (raw: string) => raw,
+): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  if ((allowed as readonly string[]).includes(normalize(raw))) return normalize(raw) as T;
   throw new ConfigError(`${name}=${raw} must be one of ${allowed.join(', ')}`);
 }

@@ -13,6 +13,9 @@ import { startExpirySweeper } from './export-jobs/expiry-sweeper.ts';
 import { startWorkerMetricsServer, type WorkerMetricsServer } from './ops/worker-metrics-server.ts';
 import { buildServer } from './server.ts';
 import { listenForStop, type StopRequest } from './stop-signal.ts';
+import { traceDatabase } from './telemetry/database-spans.ts';
+import { traceLogFields } from './telemetry/log-fields.ts';
+import { startTracing, type Tracing } from './telemetry/tracing.ts';
 import { startAutoDisable } from './webhooks/auto-disable.ts';
 import { startDeliveryWorker } from './webhooks/delivery-worker.ts';
 import { startRecoveryWorker } from './webhooks/recovery-worker.ts';
@@ -31,7 +34,9 @@ import { startRetentionSweeper } from './webhooks/retention-sweeper.ts';
 export async function serve(config: Config, role: Role): Promise<void> {
   // Before anything is opened or logged: a configuration error is one line and exit 2 (main.ts).
   if (role !== 'worker') checkCredentialSettings(config);
-  const logger = pino({ level: config.logLevel });
+  // Log lines carry the trace id only when tracing runs: otherwise no mixin is called per line.
+  const logger = pino({ level: config.logLevel, ...(config.tracing && { mixin: traceLogFields }) });
+  const tracing = config.tracing && (await startTracing(config.tracing));
   const stop = listenForStop();
   logger.info({ role }, 'ledgerhook starting');
   let startingUp = true;
@@ -41,8 +46,9 @@ export async function serve(config: Config, role: Role): Promise<void> {
     if (startingUp)
       logger.info({ signal }, 'stopping after the start-up step under way; send it again to stop at once');
   });
-  const db = await openDatabase(config);
-  const running: Running = {};
+  const opened = await openDatabase(config);
+  const db = tracing ? traceDatabase(opened) : opened;
+  const running: Running = { tracing };
   try {
     await start(running, { config, role, db, logger, stop });
   } catch (error) {
@@ -99,6 +105,7 @@ interface Running {
   retention?: ReturnType<typeof startRetentionSweeper>;
   recovery?: ReturnType<typeof startRecoveryWorker>;
   autoDisable?: ReturnType<typeof startAutoDisable>;
+  tracing?: Tracing;
 }
 
 interface StartContext {
@@ -139,7 +146,7 @@ async function start(running: Running, { config, role, db, logger, stop }: Start
 const REQUESTS_GRACE_MS = 10_000;
 
 async function close(running: Running, db: Database): Promise<void> {
-  const { api, worker, metrics, sweeper, retention, recovery, autoDisable, cliSocket } = running;
+  const { api, worker, metrics, sweeper, retention, recovery, autoDisable, cliSocket, tracing } = running;
   const cut = setTimeout(() => api?.app.server.closeAllConnections(), REQUESTS_GRACE_MS).unref();
   // Attempts in flight finish and are recorded (each bounded by WEBHOOK_TIMEOUT_MS).
   await Promise.all([
@@ -152,6 +159,8 @@ async function close(running: Running, db: Database): Promise<void> {
   clearTimeout(cut);
   await api?.credentialStatus.close();
   await db.close();
+  // The spans of the last requests and attempts are sent before the process ends.
+  await tracing?.shutdown();
 }
 
 /**
@@ -203,6 +212,7 @@ async function startApi(config: Config, db: Database, logger: pino.Logger) {
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
     dashboard: config.dashboard,
+    tracing: config.tracing !== undefined,
     credentials: { status: credentialStatus, issuer },
     rateLimits: {
       max: config.rateLimitMax,

@@ -39,6 +39,7 @@ import { registerOpsRoutes } from './ops/routes.ts';
 import { registerActivityRoutes } from './subscriptions/activity-routes.ts';
 import { registerSubscriptionRoutes } from './subscriptions/routes.ts';
 import { registerTaxCodeRoutes } from './tax-codes/routes.ts';
+import { registerRequestSpans } from './telemetry/request-spans.ts';
 import { VERSION } from './version.ts';
 import { registerDeliveryLogRoutes } from './webhooks/delivery-log-routes.ts';
 import { registerEventFeedRoutes } from './webhooks/feed-routes.ts';
@@ -68,6 +69,8 @@ export interface ServerOptions {
   trustProxy?: TrustProxy;
   /** Serve the delivery dashboard at /dashboard; default DASHBOARD's (true). */
   dashboard?: boolean;
+  /** A span per request (tracing runs: telemetry/tracing.ts); default none, and no hook for it. */
+  tracing?: boolean;
 }
 
 // `/v1-beta/accounts/` is `/v1-beta/accounts`. The 404/405 handler's mirror of the routes reads the
@@ -103,6 +106,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     reply.header('content-type', JSON_CONTENT_TYPE);
     done(queryEncodingError(request.url));
   });
+  if (options.tracing) registerRequestSpans(app);
   // Not registered at all above info (LOG_LEVEL=warn): then a request costs nothing here.
   const logsRequests = (levels.values[options.logger?.level ?? 'silent'] ?? Infinity) <= (levels.values.info ?? 30);
   if (logsRequests)

@@ -152,6 +152,65 @@ describe('configuration', () => {
     ]);
   });
 
+  it('reads the OTEL_* variables by the OpenTelemetry rules, tracing only with an endpoint', () => {
+    assert.equal(loadConfig({}).tracing, undefined, 'no endpoint: no tracing');
+    const base = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing;
+    assert.deepEqual(base, {
+      endpoint: 'http://collector:4318/v1/traces',
+      protocol: 'http/protobuf',
+      headers: {},
+      sampler: 'parentbased_always_on',
+      samplerRatio: 1,
+      serviceName: 'ledgerhook',
+      resourceAttributes: {},
+      scheduleDelayMs: 5000,
+    });
+    assert.equal(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector/otlp/' }).tracing?.endpoint,
+      'https://collector/otlp/v1/traces',
+    );
+    const traces = loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:4318/custom',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%20b, x-tenant = 7',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-resource,deployment.environment.name=staging',
+    }).tracing;
+    assert.equal(traces?.endpoint, 'http://traces:4318/custom', 'the traces endpoint as is');
+    assert.equal(traces?.protocol, 'http/json', 'the traces protocol wins over the generic one');
+    assert.deepEqual(traces?.headers, { 'api-key': 'a b', 'x-tenant': '7' });
+    assert.deepEqual([traces?.sampler, traces?.samplerRatio], ['parentbased_traceidratio', 0.1]);
+    assert.equal(traces?.serviceName, 'from-resource');
+    assert.equal(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+        OTEL_SERVICE_NAME: 'api',
+        OTEL_RESOURCE_ATTRIBUTES: 'service.name=x',
+      }).tracing?.serviceName,
+      'api',
+    );
+    assert.equal(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'TRUE' }).tracing,
+      undefined,
+    );
+    assert.equal(
+      loadConfig({
+        OTEL_TRACES_SAMPLER: 'always_on',
+        OTEL_TRACES_SAMPLER_ARG: 'ignored',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c',
+      }).tracing?.samplerRatio,
+      1,
+      'a sampler without a ratio ignores the argument',
+    );
+    assert.throws(
+      () => loadConfig({ OTEL_RESOURCE_ATTRIBUTES: 'a=%zz' }),
+      /OTEL_RESOURCE_ATTRIBUTES: entry 1 \(a=%zz\) has a value/,
+    );
+  });
+
   it('parses durations in ms, s, m, h and d', () => {
     assert.deepEqual(parseDurationList('50ms, 5s,5m,2h,30d'), [50, 5000, 300_000, 7_200_000, 2_592_000_000]);
   });

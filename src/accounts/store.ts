@@ -6,6 +6,7 @@ import type { Queryable } from '../db/database.ts';
 import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PagePosition } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
+import { sampledTraceparent } from '../telemetry/trace-context.ts';
 import { FIRST_SENT_EVENT, recordingEventsOf, wakeWorkers } from '../webhooks/record-event.ts';
 import { excludedAccountIds, notAssignedConditions } from './assigned-accounts.ts';
 import type { Account } from './schemas.ts';
@@ -69,7 +70,7 @@ const INSERT_ACCOUNT = `WITH inserted AS (
     ON CONFLICT (company_id, external_id) DO NOTHING
     RETURNING ${JSON_COLUMNS}
   ), ${recordingEventsOf(`SELECT 'v1.account.created' AS event_type, "companyId" AS company_id, NULL AS owner,
-    json::jsonb AS data, NULL::jsonb AS previous_attributes, 1 AS position FROM inserted`)}
+    json::jsonb AS data, NULL::jsonb AS previous_attributes, $9::text AS traceparent, 1 AS position FROM inserted`)}
   SELECT id, "companyId", json, ${FIRST_SENT_EVENT} AS "sentEventId" FROM inserted`;
 
 /**
@@ -88,6 +89,7 @@ export async function insertAccount(db: Queryable, account: NewAccount): Promise
       account.taxCodeExternalId,
       account.metadata === null ? null : JSON.stringify(account.metadata),
       account.accountingSystem,
+      sampledTraceparent(),
     ],
     { reusePlan: true },
   );

@@ -19,6 +19,8 @@ export interface ClaimedMessage extends Notification {
   ageMs: number;
   /** Its subscription's updated_at when claimed: after a wait, whether it still holds (stillToSend). */
   subscriptionUpdatedAt: string;
+  /** The trace context its event was recorded in (a sampled span's), which its attempts continue. */
+  eventTraceparent: string | null;
 }
 
 /**
@@ -72,6 +74,7 @@ interface ClaimedRow extends EventPayloadRow {
   basicUsername: string | null;
   basicPassword: string | null;
   customHeaders: Record<string, string> | null;
+  eventTraceparent: string | null;
 }
 
 /**
@@ -131,7 +134,7 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
        COALESCE(c.wait_ms, 0) AS "waitMs", c.age_ms AS "ageMs", s.updated_at::text AS "subscriptionUpdatedAt",
        s.endpoint_url AS "endpointUrl", s.custom_headers AS "customHeaders",
        s.basic_username AS "basicUsername", s.basic_password AS "basicPassword",
-       ${EVENT_PAYLOAD_COLUMNS},
+       ${EVENT_PAYLOAD_COLUMNS}, e.traceparent AS "eventTraceparent",
        ARRAY(SELECT k.secret FROM subscription_secrets k
              WHERE k.subscription_id = s.id AND (k.expires_at IS NULL OR k.expires_at > now())
              ORDER BY k.created_at DESC) AS secrets
@@ -157,6 +160,7 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
     waitMs: row.waitMs,
     ageMs: row.ageMs,
     subscriptionUpdatedAt: row.subscriptionUpdatedAt,
+    eventTraceparent: row.eventTraceparent,
     endpointUrl: row.endpointUrl,
     payload: toEventPayload(row),
     secrets: row.secrets,

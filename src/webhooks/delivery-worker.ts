@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { observeAttempt } from '../ops/attempt-metrics.ts';
+import { sendTraced } from '../telemetry/attempt-span.ts';
 import { createAttemptRecorder } from './attempt-recorder.ts';
 import {
   type ClaimedMessage,
@@ -251,7 +252,9 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
         }
       }
       const sinceCreated = message.ageMs + (performance.now() - claimedAt);
-      const outcome = await sender.send(message).finally(sent);
+      const outcome = await sendTraced(message, (traceparent) =>
+        sender.send(traceparent ? { ...message, traceparent } : message),
+      ).finally(sent);
       const recorded = await recorder.record({
         messageId: message.messageId,
         expectedAttempts: message.attempts,

@@ -3,6 +3,7 @@
 // to its subscribers' messages in the same statement (docs/decisions/events.md).
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
+import { sampledTraceparent } from '../telemetry/trace-context.ts';
 import { type EventType, findEventType } from './event-types.ts';
 
 /** The channel the delivery worker listens on; the payload is an event id. */
@@ -31,12 +32,12 @@ export interface RecordedEvent {
 }
 
 // The events a CTE `given` lists (event_type, company_id, owner, data, previous_attributes,
-// position), in the order of position (so their sequence follows it), and one message per ACTIVE
+// traceparent, position), in the order of position (so their sequence follows it), and one message per ACTIVE
 // subscription of each event's type that reaches it: one whose companies include the event's company,
 // or, for an operational event, one of its owner's.
 const RECORD_GIVEN = `recorded AS (
-    INSERT INTO events (event_type, company_id, owner, data, previous_attributes)
-    SELECT event_type, company_id, owner, data, previous_attributes FROM given ORDER BY position
+    INSERT INTO events (event_type, company_id, owner, data, previous_attributes, traceparent)
+    SELECT event_type, company_id, owner, data, previous_attributes, traceparent FROM given ORDER BY position
     RETURNING id, event_type, company_id, owner, sequence, created_at
   ), fanned_out AS (
     INSERT INTO messages (id, subscription_id, event_id)
@@ -49,10 +50,11 @@ const RECORD_GIVEN = `recorded AS (
 /** The first event of the statement's `fanned_out` that made a message, or null when none did. */
 export const FIRST_SENT_EVENT = '(SELECT min(event_id::text) FROM fanned_out)';
 
-// One statement for any number of events, given as a JSON array of NewEvent.
+// One statement for any number of events, given as a JSON array of NewEvent, all recorded under the
+// trace context $2 (the traceparent of the span that records them, when it is sampled).
 const RECORD_EVENTS = `WITH given AS (
     SELECT item->>'eventType' AS event_type, (item->>'companyId')::uuid AS company_id, item->>'owner' AS owner,
-      item->'data' AS data, item->'previousAttributes' AS previous_attributes, position
+      item->'data' AS data, item->'previousAttributes' AS previous_attributes, $2::text AS traceparent, position
     FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS given(item, position)
   ), ${RECORD_GIVEN}
   SELECT id AS "eventId", event_type AS "eventType", sequence::float8 AS sequence,
@@ -63,7 +65,8 @@ const RECORD_EVENTS = `WITH given AS (
 /**
  * For a change written in one statement with its events, where a round trip counts (an account's
  * create): the CTEs that record the events a CTE `given` of the caller lists, as recordEvents does
- * (`given`'s columns: event_type, company_id, owner, data, previous_attributes, position). The
+ * (`given`'s columns: event_type, company_id, owner, data, previous_attributes, traceparent (a
+ * parameter the caller sets to sampledTraceparent()), position). The
  * statement's select list then takes FIRST_SENT_EVENT, and its caller hands that to wakeWorkers.
  * One statement is atomic without a transaction.
  */
@@ -91,6 +94,7 @@ export async function recordEvents(tx: Queryable, events: readonly NewEvent[]): 
   }
   const rows = await tx.query<RecordedEvent & { firstSentEventId: string | null }>(RECORD_EVENTS, [
     JSON.stringify(events),
+    sampledTraceparent(),
   ]);
   wakeWorkers(tx, rows[0]?.firstSentEventId);
   return rows.map(({ firstSentEventId: _, ...recorded }) => recorded);

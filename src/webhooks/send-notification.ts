@@ -23,6 +23,8 @@ export interface Notification {
   secrets: readonly string[];
   basicAuth?: { username: string; password: string };
   customHeaders: Readonly<Record<string, string>>;
+  /** The W3C traceparent naming this attempt's span, when tracing runs (telemetry/attempt-span.ts). */
+  traceparent?: string;
 }
 
 export interface AttemptOutcome {
@@ -74,6 +76,8 @@ export function notificationHeaders(n: Notification, body: string, timestamp: nu
   for (const [name, value] of Object.entries(n.customHeaders)) {
     if (!RESERVED.test(name)) headers[name.toLowerCase()] = value;
   }
+  // The attempt's own trace context, over a custom header of that name.
+  if (n.traceparent) headers.traceparent = n.traceparent;
   return headers;
 }
 

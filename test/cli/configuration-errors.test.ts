@@ -31,6 +31,15 @@ const CLEAN = {
   HOST: '127.0.0.1',
   PORT: '0',
   LOG_LEVEL: 'info',
+  OTEL_SDK_DISABLED: '',
+  OTEL_EXPORTER_OTLP_ENDPOINT: '',
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '',
+  OTEL_EXPORTER_OTLP_PROTOCOL: '',
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: '',
+  OTEL_EXPORTER_OTLP_HEADERS: '',
+  OTEL_TRACES_SAMPLER: '',
+  OTEL_TRACES_SAMPLER_ARG: '',
+  OTEL_RESOURCE_ATTRIBUTES: '',
 };
 
 interface Ended {
@@ -142,6 +151,50 @@ describe('configuration errors: exit code 2 and one line', { timeout: 240_000 },
       ['serve'],
       () => ({ REDIS_URL: 'http://127.0.0.1:6379' }),
       /^ledgerhook: REDIS_URL must be a redis: or rediss:\/\/ URL\n$/,
+    ],
+    [
+      'the gRPC OTLP protocol, which no exporter here speaks',
+      ['serve'],
+      () => ({
+        DATABASE_URL: silentUrl,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4317',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      }),
+      /^ledgerhook: OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported \(no gRPC exporter ships\): use http\/protobuf or http\/json\n$/,
+    ],
+    [
+      'an unknown OTEL_TRACES_SAMPLER',
+      ['serve'],
+      () => ({ DATABASE_URL: silentUrl, OTEL_TRACES_SAMPLER: 'sometimes' }),
+      /^ledgerhook: OTEL_TRACES_SAMPLER=sometimes must be one of always_on, always_off, traceidratio, /,
+    ],
+    [
+      'a sampler ratio above 1',
+      ['serve', '--role', 'worker'],
+      () => ({
+        DATABASE_URL: silentUrl,
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '10%',
+      }),
+      /^ledgerhook: OTEL_TRACES_SAMPLER_ARG=10% is not a ratio from 0 to 1\n$/,
+    ],
+    [
+      'an OTLP endpoint that is no http(s) URL',
+      ['serve'],
+      () => ({ DATABASE_URL: silentUrl, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'collector:4318' }),
+      /^ledgerhook: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be a http: or https:\/\/ URL\n$/,
+    ],
+    [
+      'OTLP headers not in key=value form, without echoing them',
+      ['serve'],
+      () => ({ DATABASE_URL: silentUrl, OTEL_EXPORTER_OTLP_HEADERS: 'api-key=s3cret,Bearer s3cret' }),
+      /^ledgerhook: OTEL_EXPORTER_OTLP_HEADERS: entry 2 is not key=value\n$/,
+    ],
+    [
+      'OTEL_SDK_DISABLED that is not a boolean',
+      ['serve'],
+      () => ({ DATABASE_URL: silentUrl, OTEL_SDK_DISABLED: 'yes' }),
+      /^ledgerhook: OTEL_SDK_DISABLED=yes must be one of true, false\n$/,
     ],
     [
       'a token with DATA_DIR under a file',

@@ -1,0 +1,189 @@
+// BENCH_SUITE=tracing: get-by-id with tracing unconfigured beside tracing on at 10 % (parent-based
+// trace-id ratio, exporting http/protobuf to a sink in this process), in interleaved rounds on each
+// database; with BENCH_TRACING_BASELINE=<a checkout of an older commit>, that checkout's server too,
+// on the same database. Throughput and the service's CPU per request (with PostgreSQL's on it);
+// docs/decisions/traces.md states the targets: unconfigured within 3 % of the baseline, 10 % within 15 %.
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { postgresTicks, ticksOf } from './cpu.ts';
+import { type DatabaseKind, prepare } from './databases.ts';
+import { runLoad } from './load.ts';
+import { median } from './median.ts';
+import { startService } from './processes.ts';
+import { getByIdRequests, userToken } from './scenarios.ts';
+
+export interface TracingSettings {
+  databases: DatabaseKind[];
+  accounts: number;
+  adminUrl: string;
+  secret: string;
+  rounds: number;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  /** A checkout of an older commit whose server runs as the baseline; none when undefined. */
+  baseline: string | undefined;
+}
+
+interface Run {
+  rps: number;
+  /** The service process's CPU per answered request, in µs. */
+  serverUs: number;
+  /** Every postgres process's CPU per answered request, in µs (0 on PGlite). */
+  postgresUs: number;
+  failures: number;
+}
+
+export interface TracingFigures {
+  db: DatabaseKind;
+  variants: { name: string; rounds: Run[]; median: Run }[];
+  /** Spans batches the sink received while tracing was on. */
+  exports: number;
+}
+
+const TICK_US = 1e6 / 100;
+
+export async function runTracingSuite(
+  settings: TracingSettings,
+  log: (line: string) => void,
+): Promise<TracingFigures[]> {
+  const sink = await startSink();
+  const figures: TracingFigures[] = [];
+  try {
+    for (const db of settings.databases) {
+      const target = await prepare(db, { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
+      try {
+        const token = await userToken(settings.secret, target.companyId);
+        const requests = getByIdRequests(target.sampleIds, `Bearer ${token}`);
+        const env = {
+          ...target.env,
+          AUTH_JWT_SECRET: settings.secret,
+          LOG_LEVEL: 'warn',
+          RATE_LIMIT_MAX: String(2 ** 31),
+        };
+        const variants = [
+          ...(settings.baseline
+            ? [{ name: 'baseline checkout, untraced', env, main: join(settings.baseline, 'src/main.ts') }]
+            : []),
+          { name: 'tracing unconfigured', env, main: undefined },
+          {
+            name: 'tracing on, 10 % sampled',
+            env: {
+              ...env,
+              OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+              OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+              OTEL_TRACES_SAMPLER_ARG: '0.1',
+            },
+            main: undefined,
+          },
+        ];
+        const rounds = variants.map(() => [] as Run[]);
+        for (let round = 1; round <= settings.rounds; round++) {
+          for (const [i, variant] of variants.entries()) {
+            const child = await startService(variant.env, { main: variant.main });
+            try {
+              await runLoad({
+                url: child.url,
+                requests,
+                connections: settings.connections,
+                seconds: settings.warmupSeconds,
+              });
+              const start = { server: ticksOf(child.pid), postgres: db === 'postgres' ? postgresTicks() : 0 };
+              const result = await runLoad({
+                url: child.url,
+                requests,
+                connections: settings.connections,
+                seconds: settings.seconds,
+              });
+              const end = { server: ticksOf(child.pid), postgres: db === 'postgres' ? postgresTicks() : 0 };
+              const perRequest = (ticks: number) => (ticks * TICK_US) / Math.max(result.responses, 1);
+              rounds[i]?.push({
+                rps: result.rps,
+                serverUs: perRequest(end.server - start.server),
+                postgresUs: perRequest(end.postgres - start.postgres),
+                failures: result.failures,
+              });
+            } finally {
+              await child.stop();
+            }
+            log(`tracing ${db} round ${round}: ${variant.name}: ${describeRun(rounds[i]?.at(-1))}`);
+          }
+        }
+        figures.push({
+          db,
+          variants: variants.map((variant, i) => ({
+            name: variant.name,
+            rounds: rounds[i] ?? [],
+            median: medianRun(rounds[i] ?? []),
+          })),
+          exports: sink.requests(),
+        });
+      } finally {
+        await target.cleanup();
+      }
+    }
+  } finally {
+    await sink.close();
+  }
+  return figures;
+}
+
+export function formatTracingTable(figures: TracingFigures[]): string {
+  return figures
+    .flatMap(({ db, variants, exports }) => {
+      const reference = variants.find((v) => v.name === 'tracing unconfigured')?.median;
+      return [
+        `get-by-id on ${db} (median of ${variants[0]?.rounds.length ?? 0} interleaved rounds; ${exports} export requests reached the sink):`,
+        ...variants.map(({ name, median: m }) => {
+          const ratio = reference
+            ? ` (${((100 * m.rps) / reference.rps).toFixed(1)} % of unconfigured's rps, ${((100 * m.serverUs) / reference.serverUs).toFixed(1)} % of its CPU)`
+            : '';
+          return `  ${name.padEnd(28)} ${describeRun(m)}${ratio}`;
+        }),
+      ];
+    })
+    .join('\n');
+}
+
+function describeRun(run: Run | undefined): string {
+  if (!run) return '-';
+  return (
+    `${Math.round(run.rps)} rps, server ${run.serverUs.toFixed(1)} µs/request` +
+    (run.postgresUs > 0 ? `, postgres ${run.postgresUs.toFixed(1)} µs/request` : '') +
+    (run.failures > 0 ? `, ${run.failures} FAILURES` : '')
+  );
+}
+
+function medianRun(runs: Run[]): Run {
+  return {
+    rps: median(runs.map((r) => r.rps)),
+    serverUs: median(runs.map((r) => r.serverUs)),
+    postgresUs: median(runs.map((r) => r.postgresUs)),
+    failures: runs.reduce((sum, r) => sum + r.failures, 0),
+  };
+}
+
+/** An OTLP/HTTP sink: answers 200 to every export and counts them. */
+async function startSink(): Promise<{ url: string; requests(): number; close(): Promise<void> }> {
+  let count = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      count++;
+      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => count,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
