@@ -36,7 +36,8 @@ export interface PageQuerySpec {
    * are all of them, counted and sorted for the page; that many, and it walks the sort index instead,
    * testing each row with `walkFilter`, and finds a page after about limit·rows/m of m matches, while
    * `total` counts them with `filter`. `walkFilter` must match what `filter` matches, in terms no index
-   * but the sort index serves, so that the walk is what the planner chooses.
+   * but the sort index serves, so that the walk is what the planner chooses. The `columns` must be
+   * plain columns of `from`: the matches are kept as those.
    */
   choosePlan?: { cap: number; walkFilter: (params: SqlParams) => string[] };
   /**
