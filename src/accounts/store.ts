@@ -275,6 +275,9 @@ export async function searchAccounts(db: Queryable, filters: AccountFilters, pos
       ? {
           cap: Math.floor(Math.sqrt(position.limit * (sizes?.company ?? 0))) + 1,
           walkFilter: (params) => accountConditions(filters, params, { companyThroughIndex: true, name: 'scan' }),
+          // Many matches: counted where the planner finds them cheapest, most often by testing the
+          // company's folded names in their own index rather than each match's row.
+          countFilter: (params) => accountConditions(filters, params, { companyThroughIndex: true, name }),
         }
       : undefined,
     json: SEARCH_ITEM_JSON,

@@ -39,7 +39,12 @@ export interface PageQuerySpec {
    * but the sort index serves, so that the walk is what the planner chooses. The `columns` must be
    * plain columns of `from`: the matches are kept as those.
    */
-  choosePlan?: { cap: number; walkFilter: (params: SqlParams) => string[] };
+  choosePlan?: {
+    cap: number;
+    walkFilter: (params: SqlParams) => string[];
+    /** What the walk's total counts: the matches of `filter`, in the terms that count them cheapest. */
+    countFilter: (params: SqlParams) => string[];
+  };
   /**
    * A scalar query cheaper than count(*) over the filters that answers the exact total, where the
    * store has one (accounts keep counters per company).

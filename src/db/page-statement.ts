@@ -58,6 +58,7 @@ export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest
     plan: spec.choosePlan && {
       cap: `${params.add(spec.choosePlan.cap)}::bigint`,
       walkFilters: spec.choosePlan.walkFilter(params),
+      countFilters: spec.choosePlan.countFilter(params),
     },
     boundary: cursor && terms.map((term, i) => `${params.add(cursor[i])}::${term.type}`),
     offset: !cursor && offset > 0 ? params.add(offset - 1) : undefined,
@@ -76,7 +77,7 @@ export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest
 /** The placeholders of a page statement's values, and the SQL that holds some of them. */
 interface Placeholders {
   filters: string[];
-  plan: { cap: string; walkFilters: string[] } | undefined;
+  plan: { cap: string; walkFilters: string[]; countFilters: string[] } | undefined;
   boundary: string[] | undefined;
   offset: string | undefined;
   total: string | undefined;
@@ -95,7 +96,7 @@ function shapeKey(spec: PageQuerySpec, terms: SortTerm[], backwards: boolean, pl
     spec.json,
     spec.from,
     filters.join(' AND '),
-    plan ? `${plan.cap}\u0002${plan.walkFilters.join(' AND ')}` : '',
+    plan ? [plan.cap, plan.walkFilters.join(' AND '), plan.countFilters.join(' AND ')].join('\u0002') : '',
     sort,
     backwards,
     boundary?.join(',') ?? '',
@@ -193,14 +194,14 @@ function choosingStatement(
   terms: SortTerm[],
   backwards: boolean,
   placeholders: Placeholders,
-  { cap, walkFilters }: { cap: string; walkFilters: string[] },
+  { cap, walkFilters, countFilters }: { cap: string; walkFilters: string[]; countFilters: string[] },
 ): string {
   const plain = { ...spec, choosePlan: undefined, matchesFirst: false };
   const walk = writeStatement(plain, terms, backwards, {
     ...placeholders,
     plan: undefined,
     filters: walkFilters,
-    total: `SELECT count(*) FROM ${spec.from} WHERE ${allOf(placeholders.filters)}`,
+    total: `SELECT count(*) FROM ${spec.from} WHERE ${allOf(countFilters)}`,
   });
   // The matches kept are their sort values and where each row is: 10,000 whole accounts outgrew
   // work_mem and went to disk. A page's rows are read back by their ctid once sorted (the JSON, an
