@@ -4,7 +4,6 @@
 // and the search's rate is read as a share of the first page's in the same round. Large (unless
 // BENCH_SEARCH_LARGE=0): 1,000,000 accounts, 1 % with "zephyr", the search's p99 at 10 connections.
 
-import { openDatabase } from '../src/db/open-database.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import { median } from './median.ts';
@@ -57,19 +56,14 @@ async function timeSearch(
   settings: SearchSuiteSettings,
   log: (line: string) => void,
 ): Promise<{ firstPage: LoadResult; search: LoadResult }[]> {
-  const target = await prepare(kind, { accounts: shape.accounts, adminUrl: settings.adminUrl, log });
-  // Every `every`-th account (by its number, unrelated to the name order) gets the text.
-  const db = await openDatabase({ databaseUrl: target.env.DATABASE_URL, dataDir: target.env.DATA_DIR ?? '' });
-  try {
-    await db.query(
-      `UPDATE accounts SET name = name || ' ' || $2::text
-       WHERE company_id = $1 AND right(external_id, 7)::int % $3::int = 0`,
-      [target.companyId, SEARCH_TEXT, shape.every],
-    );
-    await db.exec('VACUUM ANALYZE accounts');
-  } finally {
-    await db.close();
-  }
+  // Every `every`-th account (by its number, unrelated to the name order and scattered through the
+  // table as real renames and creates over time would be) gets the text.
+  const target = await prepare(kind, {
+    accounts: shape.accounts,
+    adminUrl: settings.adminUrl,
+    log,
+    marked: { every: shape.every, text: SEARCH_TEXT },
+  });
   const service = await startService({
     ...target.env,
     AUTH_JWT_SECRET: settings.secret,
