@@ -41,6 +41,8 @@ export interface PrepareOptions {
   /** Connection used to drop and create the bench database on the PostgreSQL server. */
   adminUrl: string;
   log: (line: string) => void;
+  /** Names given a text to search for (seed-accounts.ts). */
+  marked?: { every: number; text: string };
 }
 
 export async function prepare(kind: DatabaseKind, options: PrepareOptions): Promise<Target> {
@@ -79,6 +81,7 @@ async function seed(db: Database, kind: DatabaseKind, options: PrepareOptions) {
     const neighbour = { companyId: randomUUID(), accounts: Math.max(1, Math.round(options.accounts / 20)) };
     const started = Date.now();
     await seedAccounts(db, {
+      marked: options.marked,
       companies: [
         { companyId, count: options.accounts },
         { companyId: neighbour.companyId, count: neighbour.accounts },

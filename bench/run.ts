@@ -18,15 +18,18 @@
 // isolation (not run by default): another tenant's webhooks beside one tenant's hanging subscriptions,
 // and the drain of a recovered backlog after stale statistics, each beside its baseline
 // (bench/webhooks/isolation.ts).
+// search (not run by default): a name search matching a quarter of 20,000 accounts beside a first
+// page at 50 connections, and one matching 1 % of 1,000,000 at 10 connections (bench/search-suite.ts).
 // events (not run by default): single creates with and without a listener, batches of 1,000 beside
 // single creates with three listeners, and feed pages over 1,000,000 events (bench/events-suite.ts).
 // tracing (not run by default): get-by-id with tracing unconfigured beside tracing on at 10 %, in
 // interleaved rounds, and an older checkout's server with BENCH_TRACING_BASELINE (bench/tracing-suite.ts).
 //
 //   BENCH_SUITE=accounts,webhooks  which suites, in order (also: instructions, cpu, chart, dashboard, retention,
-//                              isolation, events, tracing)
+//                              isolation, events, tracing, search)
 //   BENCH_TRACING_BASELINE=<path>  the tracing suite also runs that checkout's src/main.ts (an older
 //                              commit, with its node_modules) on the same database, as the baseline
+//   BENCH_SEARCH_LARGE=1       the search suite's 1,000,000 accounts too (0: only the 20,000)
 //   BENCH_EVENTS_SINGLES=500, BENCH_EVENTS_ROUNDS=4, BENCH_EVENTS_BATCHES=20, BENCH_EVENTS_FEED=1000000,
 //   BENCH_EVENTS_FEED_PAGES=200  the events suite: single creates per company and round, rounds, batches
 //                              of 1,000 timed, events in the feed, pages timed of each kind
@@ -70,6 +73,7 @@ import { countInstructions, type InstructionFigures } from './instructions.ts';
 import { describePageDepth } from './page-depth.ts';
 import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
 import { getByIdRequests, sampleBody, userToken } from './scenarios.ts';
+import { formatSearchTable, runSearchSuite, type SearchFigures } from './search-suite.ts';
 import { describeSlices } from './slices.ts';
 import { formatTracingTable, runTracingSuite, type TracingFigures } from './tracing-suite.ts';
 import { formatIsolationTable, type IsolationFigures, runIsolationSuite } from './webhooks/isolation.ts';
@@ -155,6 +159,7 @@ for (const suite of settings.suites) {
       'isolation',
       'events',
       'tracing',
+      'search',
     ].includes(suite)
   )
     throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
@@ -223,6 +228,23 @@ if (settings.suites.includes('isolation')) {
     { ...settings.isolation, databases: settings.databases, adminUrl: settings.adminUrl },
     log,
   );
+}
+
+let search: SearchFigures[] | undefined;
+if (settings.suites.includes('search')) {
+  search = await runSearchSuite(
+    {
+      databases: settings.databases,
+      adminUrl: settings.adminUrl,
+      secret,
+      rounds: settings.rounds,
+      seconds: settings.seconds,
+      warmupSeconds: settings.warmupSeconds,
+      large: env.BENCH_SEARCH_LARGE !== '0',
+    },
+    log,
+  );
+  console.log(`\n${formatSearchTable(search)}\n`);
 }
 
 let events: EventsFigures[] | undefined;

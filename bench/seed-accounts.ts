@@ -25,6 +25,8 @@ export interface SeedOptions {
   /** Each company and how many accounts it gets, all with names of the same kind. */
   companies: { companyId: string; count: number }[];
   batchSize?: number;
+  /** Every `every`-th account of each company gets ` text` at the end of its name (0: none). */
+  marked?: { every: number; text: string };
   /** Progress, e.g. for a console line: the rows inserted so far, all companies together. */
   onBatch?: (inserted: number) => void;
 }
@@ -39,7 +41,8 @@ const INSERT_BATCH = `
   SELECT $1::uuid,
     'ACC-' || lpad(i::text, 7, '0'),
     (${sqlArray(QUALIFIERS)})[1 + abs(hashint4(i)) % ${QUALIFIERS.length}] || ' '
-      || (${sqlArray(NOUNS)})[1 + abs(hashint4(-i)) % ${NOUNS.length}] || ' ' || lpad(i::text, 7, '0'),
+      || (${sqlArray(NOUNS)})[1 + abs(hashint4(-i)) % ${NOUNS.length}] || ' ' || lpad(i::text, 7, '0')
+      || CASE WHEN $4::int > 0 AND i % $4::int = 0 THEN ' ' || $5::text ELSE '' END,
     CASE WHEN i % 10 = 3 THEN NULL ELSE lpad(((i::bigint * 7919) % 10000000)::text, 7, '0') END,
     i % 20 = 7,
     CASE WHEN i % 3 = 0 THEN 'VAT' || (i % 4)::text END,
@@ -64,7 +67,7 @@ export async function seedAccounts(db: Database, options: SeedOptions): Promise<
   for (const { companyId, count } of companies) {
     for (let first = 1; first <= count; first += batchSize) {
       const last = Math.min(count, first + batchSize - 1);
-      await db.query(INSERT_BATCH, [companyId, first, last]);
+      await db.query(INSERT_BATCH, [companyId, first, last, options.marked?.every ?? 0, options.marked?.text ?? '']);
       inserted += last - first + 1;
       options.onBatch?.(inserted);
     }

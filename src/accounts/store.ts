@@ -263,16 +263,28 @@ export async function searchAccounts(db: Queryable, filters: AccountFilters, pos
     onlyCompanyAndArchived &&
     filters.archived === true &&
     (await hasFewArchived(db, filters.companyId, position.limit));
+  const nameOnly = noKeyFilter && filters.name !== null;
+  // Text with trigrams is found through the trigram index; other text in the company's own rows.
+  const name = filters.name !== null && hasTrigram(filters.name) ? 'trigrams' : 'scan';
+  const sizes = nameOnly ? await accountSizes(db, filters.companyId) : undefined;
   // A name search looks its company up in the name index too, unless the company is most of the table.
-  const onlyNameAndArchived = noKeyFilter && filters.name !== null;
-  const companyThroughNameIndex = !onlyNameAndArchived || !(await holdsMostAccounts(db, filters.companyId));
+  const companyThroughIndex = !sizes || name === 'scan' || !sizes.holdsMost;
   return fetchPage(db, {
     // A whole company's accounts in index order: one plan serves every company and every page.
     reusePlan: onlyCompanyAndArchived && filters.archived === null,
-    matchesFirst: filters.name !== null || fewArchived,
+    matchesFirst: (filters.name !== null && !nameOnly) || fewArchived,
+    choosePlan: nameOnly
+      ? {
+          cap: Math.floor(Math.sqrt(position.limit * (sizes?.company ?? 0))) + 1,
+          walkFilter: (params) => accountConditions(filters, params, { companyThroughIndex: true, name: 'scan' }),
+          // Many matches: counted where the planner finds them cheapest, most often by testing the
+          // company's folded names in their own index rather than each match's row.
+          countFilter: (params) => accountConditions(filters, params, { companyThroughIndex: true, name }),
+        }
+      : undefined,
     json: SEARCH_ITEM_JSON,
     from: 'accounts',
-    filter: (params) => accountConditions(filters, params, companyThroughNameIndex),
+    filter: (params) => accountConditions(filters, params, { companyThroughIndex, name }),
     columns: ACCOUNT_SORT_COLUMNS,
     ...position,
     totalSql: onlyCompanyAndArchived ? (params) => countedAccounts(filters, params) : undefined,
@@ -282,20 +294,42 @@ export async function searchAccounts(db: Queryable, filters: AccountFilters, pos
 /**
  * `text` case-folded for the name search: lower-cased by the ICU root collation ("C" folds ASCII
  * only), with the final sigma ς read as σ, which is what a Σ that ends the typed text becomes. The
- * trigram index holds the names folded so (migration 0016), and the search must write it the same way.
+ * accounts keep their names folded so in `name_folded` (migration 0037), compared byte-wise.
  */
 function foldedText(text: string): string {
-  return `translate(lower(${text} COLLATE "und-x-icu"), 'ς', 'σ')`;
+  return `translate(lower(${text}::text COLLATE "und-x-icu"), 'ς', 'σ') COLLATE "C"`;
 }
 
-function accountConditions(filters: AccountFilters, params: SqlParams, companyThroughIndex: boolean): string[] {
+/**
+ * Whether the typed text holds three letters or digits in a row, which pg_trgm needs to find it
+ * through the trigram index (its trigrams are taken from words); other text would read every entry.
+ */
+function hasTrigram(text: string): boolean {
+  return /[\p{L}\p{N}]{3}/u.test(text);
+}
+
+/**
+ * How the name condition is written: as the trigram index's term (`LIKE`), or as a test the index
+ * cannot serve (`strpos`), for a walk of a sort index or a scan of the company's rows. Both ask
+ * whether the folded name holds the folded text.
+ */
+type NameMatch = 'trigrams' | 'scan';
+
+function accountConditions(
+  filters: AccountFilters,
+  params: SqlParams,
+  { companyThroughIndex, name }: { companyThroughIndex: boolean; name: NameMatch },
+): string[] {
   // Compared as text, the company is no index's term: a name search then reads the trigram lists alone.
   const company = companyThroughIndex ? 'company_id' : 'company_id::text';
   const conditions = [`${company} = ${params.add(filters.companyId)}`];
   if (filters.ids) conditions.push(`id = ANY(${params.add(filters.ids)}::uuid[])`);
   if (filters.name !== null) {
-    const pattern = params.add(`%${escapeLike(filters.name)}%`);
-    conditions.push(`${foldedText('name')} LIKE ${foldedText(pattern)}`);
+    conditions.push(
+      name === 'trigrams'
+        ? `name_folded LIKE ${foldedText(params.add(`%${escapeLike(filters.name)}%`))}`
+        : `strpos(name_folded, ${foldedText(params.add(filters.name))}) > 0`,
+    );
   }
   if (filters.code !== null) {
     // Written as the code indexes' terms so that they find the code, instead of a scan of every account.
@@ -325,17 +359,23 @@ async function hasFewArchived(db: Queryable, companyId: string, limit: number): 
   return archived * archived <= limit * Number(counts?.total ?? 0);
 }
 
-/**
- * Whether the company holds at least half of all accounts, or the table's size is not known (PGlite
- * never analyzes on its own). Its name search then reads the name index's trigram lists alone: its
- * own entry there would be nearly as long as the table and only slow the scan down
- * (docs/decisions/pagination.md).
- */
-async function holdsMostAccounts(db: Queryable, companyId: string): Promise<boolean> {
-  let answers = holdsMost.get(db);
+/** A company's accounts, as a name search chooses its plan by them. */
+interface AccountSizes {
+  company: number;
+  /**
+   * Whether the company holds at least half of all accounts, or the table's size is not known (PGlite
+   * never analyzes on its own). Its name search then reads the name index's trigram lists alone: its
+   * own entry there would be nearly as long as the table and only slow the scan down
+   * (docs/decisions/pagination.md).
+   */
+  holdsMost: boolean;
+}
+
+async function accountSizes(db: Queryable, companyId: string): Promise<AccountSizes> {
+  let answers = sizesOf.get(db);
   if (!answers) {
-    answers = new LRUCache({ max: 10_000, ttl: HOLDS_MOST_TTL_MS });
-    holdsMost.set(db, answers);
+    answers = new LRUCache({ max: 10_000, ttl: SIZES_TTL_MS });
+    sizesOf.set(db, answers);
   }
   const known = answers.get(companyId);
   if (known !== undefined) return known;
@@ -345,25 +385,33 @@ async function holdsMostAccounts(db: Queryable, companyId: string): Promise<bool
     [companyId],
     { reusePlan: true },
   );
-  const answer = !sizes || Number(sizes.company) * 2 >= sizes.table;
+  const company = Number(sizes?.company ?? 0);
+  const answer = { company, holdsMost: !sizes || company * 2 >= sizes.table };
   answers.set(companyId, answer);
   return answer;
 }
 
-// A company's share of the table changes slowly, and the answer only chooses a plan: each process
-// asks once a minute per company rather than spend a statement on every name search.
-const HOLDS_MOST_TTL_MS = 60_000;
-const holdsMost = new WeakMap<Queryable, LRUCache<string, boolean>>();
+// A company's size changes slowly, and it only chooses a plan (the page and its total are exact
+// whatever it says): each process asks once a minute per company rather than spend a statement on
+// every name search.
+const SIZES_TTL_MS = 60_000;
+const sizesOf = new WeakMap<Queryable, LRUCache<string, AccountSizes>>();
+
+/** The company's accounts the archived filter leaves, from the counters the accounts trigger keeps. */
+function companyAccounts(filters: AccountFilters, params: SqlParams): string {
+  const archived = filters.archived === null ? '' : ` AND archived = ${params.add(filters.archived)}`;
+  return `SELECT coalesce(sum(n), 0) FROM account_counts WHERE company_id = ${params.add(filters.companyId)}${archived}`;
+}
 
 /**
  * The exact number of a company's accounts, from the counters the accounts trigger keeps, less the
  * few the filters leave out for being assigned, each looked up by its id (not joined with the company's).
  */
 function countedAccounts(filters: AccountFilters, params: SqlParams): string {
-  const archived = filters.archived === null ? '' : ` AND archived = ${params.add(filters.archived)}`;
-  const counted = `SELECT coalesce(sum(n), 0) FROM account_counts WHERE company_id = ${params.add(filters.companyId)}${archived}`;
+  const counted = companyAccounts(filters, params);
   const excluded = excludedAccountIds(filters, params);
   if (!excluded) return counted;
+  const archived = filters.archived === null ? '' : ` AND archived = ${params.add(filters.archived)}`;
   // The listed accounts are the company's (their references are checked on write): only the
   // archived filter needs to read them.
   const left = archived

@@ -31,6 +31,21 @@ export interface PageQuerySpec {
    */
   matchesFirst?: boolean;
   /**
+   * A filter that may match most of the rows or few of them (a name substring). The statement finds
+   * up to `cap` matches of `filter` (√(limit·rows) for rows the other filters leave): fewer, and they
+   * are all of them, counted and sorted for the page; that many, and it walks the sort index instead,
+   * testing each row with `walkFilter`, and finds a page after about limit·rows/m of m matches, while
+   * `total` counts them with `filter`. `walkFilter` must match what `filter` matches, in terms no index
+   * but the sort index serves, so that the walk is what the planner chooses. The `columns` must be
+   * plain columns of `from`: the matches are kept as those.
+   */
+  choosePlan?: {
+    cap: number;
+    walkFilter: (params: SqlParams) => string[];
+    /** What the walk's total counts: the matches of `filter`, in the terms that count them cheapest. */
+    countFilter: (params: SqlParams) => string[];
+  };
+  /**
    * A scalar query cheaper than count(*) over the filters that answers the exact total, where the
    * store has one (accounts keep counters per company).
    */

@@ -55,6 +55,11 @@ export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest
   // (`git show 6d471bc:docs/performance.md`).
   const placeholders: Placeholders = {
     filters: spec.filter(params),
+    plan: spec.choosePlan && {
+      cap: `${params.add(spec.choosePlan.cap)}::bigint`,
+      walkFilters: spec.choosePlan.walkFilter(params),
+      countFilters: spec.choosePlan.countFilter(params),
+    },
     boundary: cursor && terms.map((term, i) => `${params.add(cursor[i])}::${term.type}`),
     offset: !cursor && offset > 0 ? params.add(offset - 1) : undefined,
     total: spec.totalSql?.(params),
@@ -72,6 +77,7 @@ export function pageStatement(spec: PageQuerySpec, request: PageStatementRequest
 /** The placeholders of a page statement's values, and the SQL that holds some of them. */
 interface Placeholders {
   filters: string[];
+  plan: { cap: string; walkFilters: string[]; countFilters: string[] } | undefined;
   boundary: string[] | undefined;
   offset: string | undefined;
   total: string | undefined;
@@ -84,12 +90,13 @@ const statementsByShape = new LRUCache<string, string>({ max: 1000 });
 
 /** Everything the statement's text depends on, and nothing it does not (no values). */
 function shapeKey(spec: PageQuerySpec, terms: SortTerm[], backwards: boolean, placeholders: Placeholders): string {
-  const { filters, boundary, offset, total, limit } = placeholders;
+  const { filters, plan, boundary, offset, total, limit } = placeholders;
   const sort = terms.map((term) => `${term.sql} ${term.type} ${term.descending}`).join(',');
   return [
     spec.json,
     spec.from,
     filters.join(' AND '),
+    plan ? [plan.cap, plan.walkFilters.join(' AND '), plan.countFilters.join(' AND ')].join('\u0002') : '',
     sort,
     backwards,
     boundary?.join(',') ?? '',
@@ -111,6 +118,7 @@ function writeStatement(
   const ctes: string[] = [];
   let from = spec.from;
   let filters = placeholders.filters;
+  if (placeholders.plan) return choosingStatement(spec, terms, backwards, placeholders, placeholders.plan);
   if (spec.matchesFirst) {
     ctes.push(`page_matches AS MATERIALIZED (SELECT * FROM ${from} WHERE ${allOf(filters)})`);
     from = 'page_matches';
@@ -173,6 +181,42 @@ function writeStatement(
         WINDOW page_w AS (ORDER BY ${scanOrder(terms, backwards)} ROWS UNBOUNDED PRECEDING)
       ) page_rows
     ) page`;
+}
+
+/**
+ * The statement of a spec with `choosePlan`: up to `cap` matches found and kept, and two page
+ * statements, one walking the sort index and one sorting the matches kept, of which only the one
+ * chosen runs (its condition is a one-time filter, and each has its own LIMIT, so neither is
+ * planned for the other's rows).
+ */
+function choosingStatement(
+  spec: PageQuerySpec,
+  terms: SortTerm[],
+  backwards: boolean,
+  placeholders: Placeholders,
+  { cap, walkFilters, countFilters }: { cap: string; walkFilters: string[]; countFilters: string[] },
+): string {
+  const plain = { ...spec, choosePlan: undefined, matchesFirst: false };
+  const walk = writeStatement(plain, terms, backwards, {
+    ...placeholders,
+    plan: undefined,
+    filters: walkFilters,
+    total: `SELECT count(*) FROM ${spec.from} WHERE ${allOf(countFilters)}`,
+  });
+  // The matches kept are their sort values and where each row is: 10,000 whole accounts outgrew
+  // work_mem and went to disk. A page's rows are read back by their ctid once sorted (the JSON, an
+  // expensive expression, is computed after the sort and LIMIT).
+  const sorted = writeStatement(
+    { ...plain, from: 'page_found', json: `(SELECT ${spec.json} FROM ${spec.from} WHERE ctid = page_found.page_ctid)` },
+    terms,
+    backwards,
+    { ...placeholders, plan: undefined, filters: [], total: 'SELECT found FROM page_plan' },
+  );
+  const kept = ['ctid AS page_ctid', ...Object.values(spec.columns).map((column) => column.sql)].join(', ');
+  return `WITH page_found AS MATERIALIZED (SELECT ${kept} FROM ${spec.from} WHERE ${allOf(placeholders.filters)} LIMIT ${cap}),
+    page_plan AS MATERIALIZED (SELECT count(*) >= ${cap} AS walk, count(*) AS found FROM page_found)
+    SELECT * FROM (${walk}) page_walk WHERE (SELECT walk FROM page_plan)
+    UNION ALL SELECT * FROM (${sorted}) page_sorted WHERE NOT (SELECT walk FROM page_plan)`;
 }
 
 /** The scan's order, written as the columns that hold its sort values. */
