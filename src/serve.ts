@@ -15,7 +15,7 @@ import { buildServer } from './server.ts';
 import { listenForStop, type StopRequest } from './stop-signal.ts';
 import { traceDatabase } from './telemetry/database-spans.ts';
 import { traceLogFields } from './telemetry/log-fields.ts';
-import { startTracing, type Tracing } from './telemetry/tracing.ts';
+import type { Tracing } from './telemetry/tracing.ts';
 import { startAutoDisable } from './webhooks/auto-disable.ts';
 import { startDeliveryWorker } from './webhooks/delivery-worker.ts';
 import { startRecoveryWorker } from './webhooks/recovery-worker.ts';
@@ -36,7 +36,8 @@ export async function serve(config: Config, role: Role): Promise<void> {
   if (role !== 'worker') checkCredentialSettings(config);
   // Log lines carry the trace id only when tracing runs: otherwise no mixin is called per line.
   const logger = pino({ level: config.logLevel, ...(config.tracing && { mixin: traceLogFields }) });
-  const tracing = config.tracing && (await startTracing(config.tracing));
+  // The SDK is loaded only when tracing is configured: it adds about half a second to every start.
+  const tracing = config.tracing && (await (await import('./telemetry/tracing.ts')).startTracing(config.tracing));
   const stop = listenForStop();
   logger.info({ role }, 'ledgerhook starting');
   let startingUp = true;
