@@ -2,9 +2,7 @@
 // `ledgerhook serve` can open (a PostgreSQL database, or a PGlite DATA_DIR), subscriptions inserted
 // with SQL, and events recorded the way the API records them.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Database, Queryable } from '../../src/db/database.ts';
@@ -27,11 +25,13 @@ export interface WorkerDatabase {
 
 /**
  * A fresh database for worker processes: `CREATE DATABASE <prefix>_<random>` on the server of
- * `postgresUrl` (a schema cannot be passed to `ledgerhook serve`), else a temporary PGlite folder.
+ * `postgresUrl` (a schema cannot be passed to `ledgerhook serve`), else a temporary PGlite folder
+ * holding the migrated cluster (seededDataDir).
  */
 export async function createWorkerDatabase(postgresUrl: string | undefined, prefix: string): Promise<WorkerDatabase> {
   if (!postgresUrl) {
-    const dataDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+    const { seededDataDir } = await import('./pglite-image.ts');
+    const dataDir = await seededDataDir(prefix);
     return {
       kind: 'pglite',
       env: { DATA_DIR: dataDir },

@@ -6,9 +6,18 @@
 // migrations; every later process loads that file. Making one removes the user's dumps made more
 // than an hour before (of other migrations: changing one leaves 40 MB behind each time).
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { HOLDER_FILE, LOCK_FILE } from '../../src/db/data-dir-lock.ts';
 import { listMigrations } from '../../src/db/migrate.ts';
@@ -24,6 +33,51 @@ let image: Promise<Blob> | undefined;
 export function migratedClusterImage(): Promise<Blob> {
   image ??= loadOrMake();
   return image;
+}
+
+/**
+ * A new DATA_DIR holding the migrated cluster, for a test whose service processes open an embedded
+ * database that is not the subject of the test: the first `ledgerhook serve` of an empty folder
+ * makes its cluster and applies every migration, about 6 s of CPU against 0.1 s to write this one.
+ * The dump is a tar of the cluster's folder (PGlite's dumpDataDir 'none').
+ */
+export async function seededDataDir(prefix: string): Promise<string> {
+  const tar = new Uint8Array(await (await migratedClusterImage()).arrayBuffer());
+  const dataDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  for (const entry of tarEntries(tar)) {
+    const path = join(dataDir, entry.name);
+    if (entry.kind === 'directory') mkdirSync(path, { recursive: true });
+    else {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, entry.content);
+    }
+  }
+  return dataDir;
+}
+
+interface TarEntry {
+  name: string;
+  kind: 'file' | 'directory';
+  content: Uint8Array;
+}
+
+/** The files and folders of a ustar archive: 512-byte headers, each followed by its content in blocks. */
+function* tarEntries(tar: Uint8Array): Generator<TarEntry> {
+  const text = (from: number, length: number) =>
+    Buffer.from(tar.subarray(from, from + length))
+      .toString('utf8')
+      .replace(/\0.*$/s, '');
+  for (let at = 0; at + 512 <= tar.length && tar[at] !== 0; ) {
+    const prefix = text(at + 345, 155);
+    const name = (prefix ? `${prefix}/` : '') + text(at, 100);
+    const size = Number.parseInt(text(at + 124, 12).trim() || '0', 8);
+    const type = String.fromCharCode(tar[at + 156] ?? 0);
+    const content = tar.subarray(at + 512, at + 512 + size);
+    if (type === '5') yield { name, kind: 'directory', content };
+    else if (type === '0' || type === '\0') yield { name, kind: 'file', content };
+    else throw new Error(`the cluster image holds an entry of tar type ${JSON.stringify(type)}: ${name}`);
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
 }
 
 const STALE_MS = 3_600_000;
