@@ -3,13 +3,12 @@
 // an embedded DATA_DIR through the server's socket: cli-beside-service.test.ts).
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { TEST_DATABASE_URL } from '../support/database.ts';
+import { seededDataDir } from '../support/pglite-image.ts';
 import { runCli, type Served, startServe } from './processes.ts';
 
 interface Printed {
@@ -55,7 +54,7 @@ describe(`integration set-up through the CLI and HTTP (${TEST_DATABASE_URL ? 'Po
       env.API_KEY_PEPPER = randomBytes(32).toString('base64url');
       dropDatabase = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     } else {
-      const dataDir = mkdtempSync(join(tmpdir(), 'ledgerhook-credentials-'));
+      const dataDir = await seededDataDir('ledgerhook-credentials');
       env.DATA_DIR = dataDir;
       dropDatabase = async () => rmSync(dataDir, { recursive: true, force: true });
     }

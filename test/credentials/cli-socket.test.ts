@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { seededDataDir } from '../support/pglite-image.ts';
 import { cliOutcome, type Served, startServe } from './processes.ts';
 
 const ENV: Record<string, string> = {
@@ -30,6 +31,12 @@ describe('the CLI socket of a service on an embedded DATA_DIR', { timeout: 300_0
     dirs.push(dir);
     return dir;
   };
+  // A DATA_DIR holding the migrated cluster: the tests are of the socket, not of a first start.
+  const newDataDir = async () => {
+    const dir = await seededDataDir('ledgerhook-cli-socket');
+    dirs.push(dir);
+    return dir;
+  };
   const start = async (dataDir: string) => {
     const server = await startServe({ ...ENV, DATA_DIR: dataDir });
     served.push(server);
@@ -41,7 +48,7 @@ describe('the CLI socket of a service on an embedded DATA_DIR', { timeout: 300_0
   });
 
   it('answers the five commands and nothing else (no other command, field, or SQL); an idle connection holds nothing', async () => {
-    const dataDir = newDir();
+    const dataDir = await newDataDir();
     const server = await start(dataDir);
     const socket = join(dataDir, 'run', 'cli.sock');
     const notTaken = { failed: 'not a request it takes' };
@@ -84,7 +91,7 @@ describe('the CLI socket of a service on an embedded DATA_DIR', { timeout: 300_0
   it('is reached by no other user: the folder keeps them out', {
     skip: process.getuid?.() !== 0 && 'needs root, to try as another user',
   }, async () => {
-    const dataDir = newDir();
+    const dataDir = await newDataDir();
     chmodSync(dataDir, 0o755); // DATA_DIR itself open to all, as a folder made with the usual umask is
     const server = await start(dataDir);
     const socket = join(dataDir, 'run', 'cli.sock');
@@ -104,7 +111,7 @@ describe('the CLI socket of a service on an embedded DATA_DIR', { timeout: 300_0
   });
 
   it('passes over a socket folder another user could enter or owns, and a socket no one listens on', async () => {
-    const dataDir = newDir();
+    const dataDir = await newDataDir();
     const env = { ...ENV, DATA_DIR: dataDir };
     const run = join(dataDir, 'run');
     mkdirSync(run, { mode: 0o700 });

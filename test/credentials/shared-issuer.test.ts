@@ -5,13 +5,12 @@
 // refuses the other's, and says so when it starts (docs/decisions/credentials.md).
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { PGLITE_PASS_ONLY, POSTGRES_PASS_ONLY, TEST_DATABASE_URL } from '../support/database.ts';
 import { createWorkerDatabase, type WorkerDatabase } from '../support/delivery-fixtures.ts';
+import { seededDataDir } from '../support/pglite-image.ts';
 import { runCli, type Served, startServe } from './processes.ts';
 
 const PUBLIC_BASE_URL = 'https://api.ledgerhook.test';
@@ -131,8 +130,8 @@ describe('API processes on one PostgreSQL database, tokens from either', {
 describe('one process on the embedded database', { timeout: 120_000, skip: PGLITE_PASS_ONLY }, () => {
   let dataDir: string;
   let server: Served | undefined;
-  before(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'ledgerhook-issuer-'));
+  before(async () => {
+    dataDir = await seededDataDir('ledgerhook-issuer');
   });
   after(async () => {
     await server?.stop();

@@ -8,8 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
@@ -18,6 +17,7 @@ import { HOLDER_FILE } from '../../src/db/data-dir-lock.ts';
 import { runCli, type Served, startServe } from '../credentials/processes.ts';
 import { TEST_DATABASE_URL } from '../support/database.ts';
 import { createWorkerDatabase, EVENT_TYPE, type WorkerDatabase } from '../support/delivery-fixtures.ts';
+import { seededDataDir } from '../support/pglite-image.ts';
 import { processState } from '../support/process-state.ts';
 import { type Receiver, type Recorded, startReceiver } from '../support/receiver.ts';
 import { WORKER_TEST_ENV } from '../support/worker-process.ts';
@@ -152,8 +152,9 @@ describe('the DATA_DIR lock of a running service', { timeout: 300_000 }, () => {
   const dirs: string[] = [];
   const served: Served[] = [];
   const env = (dataDir: string) => ({ ...ENV, DATA_DIR: dataDir });
-  const newDir = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ledgerhook-kill-'));
+  // A DATA_DIR holding the migrated cluster: the tests are of its lock, not of a first start.
+  const newDir = async () => {
+    const dir = await seededDataDir('ledgerhook-kill');
     dirs.push(dir);
     return dir;
   };
@@ -163,7 +164,7 @@ describe('the DATA_DIR lock of a running service', { timeout: 300_000 }, () => {
   });
 
   it('is not held by a running process that is not ledgerhook, and refuses a second ledgerhook at once', async () => {
-    const dir = newDir();
+    const dir = await newDir();
     const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {
       writeFileSync(join(dir, HOLDER_FILE), `${sleeper.pid}\n`);
@@ -187,7 +188,7 @@ describe('the DATA_DIR lock of a running service', { timeout: 300_000 }, () => {
   });
 
   it('goes to exactly one of two services started at once where one was killed', async (t) => {
-    const dir = newDir();
+    const dir = await newDir();
     let holder = await startServe(env(dir), { npmStart: true });
     served.push(holder);
     let rounds = 0;
