@@ -2,6 +2,7 @@
 // The `ledgerhook` command: serve, migrate, token, clients, api-keys, listen, oauth-signing-key (usage in usage.ts).
 // First: it must run before anything has had time to collect garbage (next-tick-shape.ts).
 import './next-tick-shape.ts';
+import './compile-cache.ts';
 import { parseArgs } from 'node:util';
 import { SCOPES } from './auth/principal.ts';
 import { CommandFailure } from './command-failure.ts';
