@@ -52,7 +52,7 @@ async function claimOnce(
     const blocks = await blocksRead(tx, `SELECT * FROM ${call}`, args);
     const claimed = await tx.query<{ subscriptionId: string }>(
       `SELECT m.subscription_id AS "subscriptionId"
-       FROM ${call} WITH ORDINALITY AS claimed(id, n) JOIN messages m ON m.id = claimed.id ORDER BY claimed.n`,
+       FROM ${call} WITH ORDINALITY AS claimed(id, rate_limit, n) JOIN messages m ON m.id = claimed.id ORDER BY claimed.n`,
       args,
     );
     const order = claimed.map((row) => row.subscriptionId);
