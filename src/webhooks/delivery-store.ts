@@ -26,7 +26,10 @@ export interface ClaimedMessage extends Notification {
 /**
  * Reserves, for each rated subscription the claim took messages of, as many consecutive slots as it
  * took, 1/rate apart from its next free one (or now when that has passed), and moves the next free
- * one past them (docs/decisions/webhook-delivery.md, "A rate per endpoint"). "Now" is
+ * one past them (docs/decisions/webhook-delivery.md, "A rate per endpoint"). The rate is the one
+ * due_messages_in_fair_shares took them by, which it answers with each message: the function's query
+ * has a snapshot of its own, later than this statement's, so subscriptions.rate_limit read here again
+ * could be an older rate than the one that decided how many were taken (migration 0038). "Now" is
  * clock_timestamp(), the moment of the reservation rather than the start of the statement, so that
  * a slow claim does not reserve slots already past, sent at once and closer together than the rate.
  * INSERT … ON CONFLICT DO UPDATE waits for a concurrent claim's reservation of the same subscription
@@ -83,9 +86,9 @@ interface ClaimedRow extends EventPayloadRow {
  * `busyTenants`), tenants in turns and each one's earliest first, so that neither a backlogged
  * endpoint nor a tenant's many hanging ones stand in front of another's messages. A message is due when
  * pending, its time has come and no live lease holds it; due_messages_in_fair_shares (migrations
- * 0027, 0035) finds them. A subscription with a rate limit has at most the slots of its next second
- * free, and each message taken gets its slot (RESERVE_RATE_SLOTS): its `waitMs`, which its lease
- * covers.
+ * 0027, 0035, 0038) finds them. A subscription with a rate limit has at most the slots of its next
+ * second free, and each message taken gets its slot at the rate the function read (RESERVE_RATE_SLOTS):
+ * its `waitMs`, which its lease covers.
  *
  * A due message of a subscription the service stopped (status_reason, e.g. its client was revoked)
  * is failed unsent instead of leased. Revoking fails the pending messages itself; this catches those
@@ -101,12 +104,12 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
   const rows = await db.query<ClaimedRow>(
     `WITH relaxed AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true)),
      due AS (
-       SELECT id FROM due_messages_in_fair_shares($3, $4, $5::uuid[], $6::int[], $7, $8::text[], $9::int[]) AS id,
-         relaxed
+       SELECT fair.id, fair.rate_limit
+       FROM due_messages_in_fair_shares($3, $4, $5::uuid[], $6::int[], $7, $8::text[], $9::int[]) AS fair, relaxed
      ),
      picked AS MATERIALIZED (
        SELECT m.id, m.subscription_id, sub.status_reason,
-         CASE WHEN sub.status_reason IS NULL THEN sub.rate_limit END AS rate_limit,
+         CASE WHEN sub.status_reason IS NULL THEN due.rate_limit END AS rate_limit,
          row_number() OVER (PARTITION BY m.subscription_id ORDER BY m.next_attempt_at, m.id) AS place,
          count(*) OVER (PARTITION BY m.subscription_id) AS taken
        FROM due JOIN messages m ON m.id = due.id JOIN subscriptions sub ON sub.id = m.subscription_id

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../../src/db/database.ts';
+import type { Database, Queryable } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/open-database.ts';
 
 /** The database the suite runs on: PostgreSQL when TEST_DATABASE_URL is set, else embedded. */
@@ -31,3 +31,19 @@ export async function openTestDatabase(): Promise<Database> {
     },
   };
 }
+
+/** What `work` answers, its transaction rolled back, so that nothing it locked, leased or wrote stays. */
+export async function rolledBack<T>(db: Database, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  await db
+    .transaction(async (tx) => {
+      result = await work(tx);
+      throw new RolledBack();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RolledBack)) throw error;
+    });
+  return result as T;
+}
+
+class RolledBack extends Error {}

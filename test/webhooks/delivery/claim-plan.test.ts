@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Database, Queryable } from '../../../src/db/database.ts';
 import { RECORD_ATTEMPTS, recordAttemptsParams } from '../../../src/webhooks/delivery-store.ts';
-import { openTestDatabase } from '../../support/database.ts';
+import { openTestDatabase, rolledBack } from '../../support/database.ts';
 import { EVENT_TYPE, insertSubscription } from '../../support/delivery-fixtures.ts';
 
 interface ExplainedPlan {
@@ -48,11 +48,11 @@ async function claimOnce(
     [...busyTenants.values()],
   ];
   const call = 'due_messages_in_fair_shares(64, $1, $2::uuid[], $3::int[], $4, $5::text[], $6::int[])';
-  return rolledBack(async (tx) => {
+  return rolledBack(db, async (tx) => {
     const blocks = await blocksRead(tx, `SELECT * FROM ${call}`, args);
     const claimed = await tx.query<{ subscriptionId: string }>(
       `SELECT m.subscription_id AS "subscriptionId"
-       FROM ${call} WITH ORDINALITY AS claimed(id, n) JOIN messages m ON m.id = claimed.id ORDER BY claimed.n`,
+       FROM ${call} WITH ORDINALITY AS claimed(id, rate_limit, n) JOIN messages m ON m.id = claimed.id ORDER BY claimed.n`,
       args,
     );
     const order = claimed.map((row) => row.subscriptionId);
@@ -73,22 +73,6 @@ async function blocksRead(tx: Queryable, sql: string, args: readonly unknown[]):
   assert.ok(explained, 'EXPLAIN answered a plan');
   return explained.Plan['Shared Hit Blocks'] + explained.Plan['Shared Read Blocks'];
 }
-
-/** What `work` answers, its transaction rolled back, so that nothing stays locked, leased or written. */
-async function rolledBack<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-  let result: T | undefined;
-  await db
-    .transaction(async (tx) => {
-      result = await work(tx);
-      throw new RolledBack();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof RolledBack)) throw error;
-    });
-  return result as T;
-}
-
-class RolledBack extends Error {}
 
 /**
  * `count` due messages for each subscription, of as many events, falling due a millisecond apart
@@ -272,7 +256,7 @@ describe('claiming with statistics taken while nothing was pending', { timeout: 
       retryAfterMs: null,
     }));
     const params = recordAttemptsParams('claim-plan-test', records, [5000]);
-    const recording = await rolledBack((tx) => blocksRead(tx, RECORD_ATTEMPTS, params));
+    const recording = await rolledBack(db, (tx) => blocksRead(tx, RECORD_ATTEMPTS, params));
     assert.ok(
       recording < recovered / 100,
       `recording ${PER_SUBSCRIPTION} attempts read ${recording} blocks beside ${recovered} recovered messages`,
