@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { mintToken } from '../../src/auth/mint-token.ts';
 import { needs } from '../support/components.ts';
+import { seededDataDir } from '../support/pglite-image.ts';
 import { privateRedisForSuite } from '../support/redis-server.ts';
 import { type Served, startServe } from './processes.ts';
 import { basic, type CredentialsApp, startCredentialsApp } from './support.ts';
@@ -103,12 +105,20 @@ function serversSharingRedis(limits: Record<string, string>): { servers: Served[
   const secret = `shared-secret-${randomUUID()}`;
   const servers: Served[] = [];
   const redis = privateRedisForSuite();
+  const dataDirs: string[] = [];
   before(async () => {
-    const env = { DATA_DIR: 'memory', DATABASE_URL: '', AUTH_JWT_SECRET: secret, REDIS_URL: redis().url, ...limits };
+    const env = { DATABASE_URL: '', AUTH_JWT_SECRET: secret, REDIS_URL: redis().url, ...limits };
+    // A database each (one process per embedded folder), already migrated: the tests are of Redis.
+    for (let i = 0; i < 2; i++) dataDirs.push(await seededDataDir('ledgerhook-shared-limits'));
     // Each is stopped after the suite as soon as it has started, even if the other fails to.
-    await Promise.all([startServe(env), startServe(env)].map((start) => start.then((served) => servers.push(served))));
+    await Promise.all(
+      dataDirs.map((DATA_DIR) => startServe({ ...env, DATA_DIR }).then((served) => servers.push(served))),
+    );
   });
-  after(() => Promise.all(servers.map((s) => s.stop())));
+  after(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+  });
   return { servers, secret };
 }
 
