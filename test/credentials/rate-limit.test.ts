@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { mintToken } from '../../src/auth/mint-token.ts';
 import { needs } from '../support/components.ts';
-import { seededDataDir } from '../support/pglite-image.ts';
+import { TEST_DATABASE_URL } from '../support/database.ts';
+import { createWorkerDatabase, type WorkerDatabase } from '../support/delivery-fixtures.ts';
 import { privateRedisForSuite } from '../support/redis-server.ts';
 import { type Served, startServe } from './processes.ts';
 import { basic, type CredentialsApp, startCredentialsApp } from './support.ts';
@@ -105,19 +105,19 @@ function serversSharingRedis(limits: Record<string, string>): { servers: Served[
   const secret = `shared-secret-${randomUUID()}`;
   const servers: Served[] = [];
   const redis = privateRedisForSuite();
-  const dataDirs: string[] = [];
+  const databases: WorkerDatabase[] = [];
   before(async () => {
-    const env = { DATABASE_URL: '', AUTH_JWT_SECRET: secret, REDIS_URL: redis().url, ...limits };
-    // A database each (one process per embedded folder), already migrated: the tests are of Redis.
-    for (let i = 0; i < 2; i++) dataDirs.push(await seededDataDir('ledgerhook-shared-limits'));
+    const env = { DATABASE_URL: '', DATA_DIR: '', AUTH_JWT_SECRET: secret, REDIS_URL: redis().url, ...limits };
+    // A database each (one process per embedded folder), of the suite's kind.
+    for (let i = 0; i < 2; i++) databases.push(await createWorkerDatabase(TEST_DATABASE_URL, 'ledgerhook_limits'));
     // Each is stopped after the suite as soon as it has started, even if the other fails to.
     await Promise.all(
-      dataDirs.map((DATA_DIR) => startServe({ ...env, DATA_DIR }).then((served) => servers.push(served))),
+      databases.map((database) => startServe({ ...env, ...database.env }).then((served) => servers.push(served))),
     );
   });
   after(async () => {
     await Promise.all(servers.map((s) => s.stop()));
-    for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+    for (const database of databases) await database.drop();
   });
   return { servers, secret };
 }

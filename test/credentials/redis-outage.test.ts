@@ -5,13 +5,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { mintToken } from '../../src/auth/mint-token.ts';
 import { needs } from '../support/components.ts';
+import { TEST_DATABASE_URL } from '../support/database.ts';
 import { within } from '../support/deadlines.ts';
-import { seededDataDir } from '../support/pglite-image.ts';
+import { createWorkerDatabase, type WorkerDatabase } from '../support/delivery-fixtures.ts';
 import { freePort, privateRedisForSuite, silentServer } from '../support/redis-server.ts';
 import { type Served, startServe } from './processes.ts';
 
@@ -30,13 +30,15 @@ const LIMITS = { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '1m', AUTH_FAILURE_LIMI
 function serve(redisUrl: () => string, count = 1): { servers: Served[]; secret: string } {
   const secret = `redis-outage-${randomUUID()}`;
   const servers: Served[] = [];
-  const dataDirs: string[] = [];
+  const databases: WorkerDatabase[] = [];
   before(async () => {
-    const env = { DATABASE_URL: '', AUTH_JWT_SECRET: secret, REDIS_URL: redisUrl(), ...LIMITS };
-    // A database each (one process per embedded folder), already migrated: the tests are of Redis.
-    for (let i = 0; i < count; i++) dataDirs.push(await seededDataDir('ledgerhook-redis-outage'));
+    const env = { DATABASE_URL: '', DATA_DIR: '', AUTH_JWT_SECRET: secret, REDIS_URL: redisUrl(), ...LIMITS };
+    // A database each (one process per embedded folder), of the suite's kind.
+    for (let i = 0; i < count; i++) databases.push(await createWorkerDatabase(TEST_DATABASE_URL, 'ledgerhook_redis'));
     // Each is stopped after the suite as soon as it has started, even if another fails to.
-    const starts = dataDirs.map((DATA_DIR) => startServe({ ...env, DATA_DIR }).then((served) => servers.push(served)));
+    const starts = databases.map((database) =>
+      startServe({ ...env, ...database.env }).then((served) => servers.push(served)),
+    );
     // Generous: a start on a busy machine takes many seconds, with or without Redis.
     await within(START_GUARD_MS, 'serve starting', Promise.all(starts));
   });
@@ -45,7 +47,7 @@ function serve(redisUrl: () => string, count = 1): { servers: Served[]; secret: 
       if (server.child.exitCode !== null || server.child.signalCode !== null) continue;
       await sigterm(server).catch(() => server.child.kill('SIGKILL'));
     }
-    for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+    for (const database of databases) await database.drop();
   });
   return { servers, secret };
 }
