@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { PGLITE_PASS_ONLY } from '../support/database.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const execFileAsync = promisify(execFile);
@@ -48,7 +49,7 @@ async function startServer(
   throw new Error('the server exited before it had started');
 }
 
-describe('ledgerhook serve and token on the embedded database', () => {
+describe('ledgerhook serve and token on the embedded database', { skip: PGLITE_PASS_ONLY }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledgerhook-cli-'));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
   const env = { DATA_DIR: dataDir, DATABASE_URL: '', AUTH_JWT_SECRET: '', AUTH_JWKS_URL: '' };

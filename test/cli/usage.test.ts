@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { FIRST_PASS_ONLY } from '../support/database.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const COMPANY = '6f1c2a7e-1b2d-4c3e-8f4a-5b6c7d8e9f01';
@@ -26,7 +27,7 @@ function ledgerhook(
   });
 }
 
-describe('ledgerhook usage', () => {
+describe('ledgerhook usage', { skip: FIRST_PASS_ONLY }, () => {
   for (const args of [['--help'], ['-h'], ['help'], []]) {
     it(`prints the whole usage and exits 0 for "${args.join(' ')}"`, async () => {
       const { code, stdout, stderr } = await ledgerhook(args);

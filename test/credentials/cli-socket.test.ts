@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { PGLITE_PASS_ONLY } from '../support/database.ts';
 import { seededDataDir } from '../support/pglite-image.ts';
 import { cliOutcome, type Served, startServe } from './processes.ts';
 
@@ -23,7 +24,7 @@ const ENV: Record<string, string> = {
 };
 const NOBODY = 65534;
 
-describe('the CLI socket of a service on an embedded DATA_DIR', { timeout: 300_000 }, () => {
+describe('the CLI socket of a service on an embedded DATA_DIR', { timeout: 300_000, skip: PGLITE_PASS_ONLY }, () => {
   const dirs: string[] = [];
   const served: Served[] = [];
   const newDir = () => {

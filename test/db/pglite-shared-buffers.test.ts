@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openPglite } from '../../src/db/pglite-database.ts';
 import { sharedBuffersFor } from '../../src/db/pglite-shared-buffers.ts';
+import { PGLITE_PASS_ONLY } from '../support/database.ts';
 
 const MB = 2 ** 20;
 
-describe('the embedded database cache (shared_buffers)', () => {
+describe('the embedded database cache (shared_buffers)', { skip: PGLITE_PASS_ONLY }, () => {
   const root = mkdtempSync(join(tmpdir(), 'ledgerhook-cache-'));
   after(() => rmSync(root, { recursive: true, force: true }));
 

@@ -15,7 +15,7 @@ import { Webhook } from 'standardwebhooks';
 import { mintToken } from '../../src/auth/mint-token.ts';
 import { HOLDER_FILE } from '../../src/db/data-dir-lock.ts';
 import { runCli, type Served, startServe } from '../credentials/processes.ts';
-import { TEST_DATABASE_URL } from '../support/database.ts';
+import { PGLITE_PASS_ONLY, TEST_DATABASE_URL } from '../support/database.ts';
 import { createWorkerDatabase, EVENT_TYPE, type WorkerDatabase } from '../support/delivery-fixtures.ts';
 import { seededDataDir } from '../support/pglite-image.ts';
 import { processState } from '../support/process-state.ts';
@@ -148,7 +148,7 @@ describe(`a service killed with SIGKILL and started again at once (${TEST_DATABA
   });
 });
 
-describe('the DATA_DIR lock of a running service', { timeout: 300_000 }, () => {
+describe('the DATA_DIR lock of a running service', { timeout: 300_000, skip: PGLITE_PASS_ONLY }, () => {
   const dirs: string[] = [];
   const served: Served[] = [];
   const env = (dataDir: string) => ({ ...ENV, DATA_DIR: dataDir });

@@ -10,6 +10,8 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
  * pools) that runs the same whichever database the suite uses: it runs once, in its backend's pass.
  */
 export const PGLITE_PASS_ONLY = TEST_DATABASE_URL ? "the embedded database's own: runs in the PGlite pass" : false;
+/** The skip of a test that opens no database of the suite's (the CLI's usage): it runs once, in the PGlite pass. */
+export const FIRST_PASS_ONLY = TEST_DATABASE_URL ? "uses no database of the suite's: runs in the PGlite pass" : false;
 export const POSTGRES_PASS_ONLY = TEST_DATABASE_URL ? false : "PostgreSQL's own: runs in the PostgreSQL pass";
 
 /**
