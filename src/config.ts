@@ -159,14 +159,19 @@ function tracing(env: Env): TracingConfig | undefined {
   const base = urlOf(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
   const protocol =
     otlpProtocol(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? otlpProtocol(env, 'OTEL_EXPORTER_OTLP_PROTOCOL');
-  const headers = keyValueList(env, 'OTEL_EXPORTER_OTLP_HEADERS', false);
+  // The traces' own headers win over the generic ones, key by key.
+  const headers = {
+    ...keyValueList(env, 'OTEL_EXPORTER_OTLP_HEADERS', false),
+    ...keyValueList(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', false),
+  };
+  const exporter = tracesExporter(env);
   const sampler = oneOf(env, 'OTEL_TRACES_SAMPLER', TRACE_SAMPLERS, 'parentbased_always_on');
   const samplerRatio = ratio(env, 'OTEL_TRACES_SAMPLER_ARG', sampler.endsWith('traceidratio'));
   const serviceName = env.OTEL_SERVICE_NAME || undefined;
   const resourceAttributes = keyValueList(env, 'OTEL_RESOURCE_ATTRIBUTES', true);
   const scheduleDelayMs = integer(env, 'OTEL_BSP_SCHEDULE_DELAY', 5000, { min: 1 });
   const endpoint = traces ?? (base && `${base}${base.endsWith('/') ? '' : '/'}v1/traces`);
-  if (disabled === 'true' || endpoint === undefined) return undefined;
+  if (disabled === 'true' || exporter === 'none' || endpoint === undefined) return undefined;
   return {
     endpoint,
     protocol: protocol ?? 'http/protobuf',
@@ -177,6 +182,14 @@ function tracing(env: Env): TracingConfig | undefined {
     resourceAttributes,
     scheduleDelayMs,
   };
+}
+
+/** OTEL_TRACES_EXPORTER: `otlp` (the default) or `none`; the SDK's other exporters do not ship. */
+function tracesExporter(env: Env): 'otlp' | 'none' {
+  const raw = (env.OTEL_TRACES_EXPORTER ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'otlp') return 'otlp';
+  if (raw === 'none') return 'none';
+  throw new ConfigError(`OTEL_TRACES_EXPORTER=${env.OTEL_TRACES_EXPORTER} is not supported: use otlp or none`);
 }
 
 function otlpProtocol(env: Env, name: string): OtlpProtocol | undefined {

@@ -205,6 +205,36 @@ describe('configuration', () => {
       1,
       'a sampler without a ratio ignores the argument',
     );
+    assert.deepEqual(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+        OTEL_EXPORTER_OTLP_HEADERS: 'api-key=generic,x-tenant=7',
+        OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'api-key=traces',
+      }).tracing?.headers,
+      { 'api-key': 'traces', 'x-tenant': '7' },
+      "the traces' own headers win key by key",
+    );
+    for (const exporter of ['', 'otlp', ' OTLP ']) {
+      assert.ok(
+        loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: exporter }).tracing,
+        `OTEL_TRACES_EXPORTER=${JSON.stringify(exporter)} exports over OTLP`,
+      );
+    }
+    assert.equal(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing,
+      undefined,
+      'OTEL_TRACES_EXPORTER=none: no tracing',
+    );
+    for (const exporter of ['console', 'zipkin', 'otlp,console']) {
+      assert.throws(
+        () => loadConfig({ OTEL_TRACES_EXPORTER: exporter }),
+        new RegExp(`^Error: OTEL_TRACES_EXPORTER=${exporter} is not supported: use otlp or none$`),
+      );
+    }
+    assert.throws(
+      () => loadConfig({ OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'Bearer s3cret' }),
+      /^Error: OTEL_EXPORTER_OTLP_TRACES_HEADERS: entry 1 is not key=value$/,
+    );
     assert.throws(
       () => loadConfig({ OTEL_RESOURCE_ATTRIBUTES: 'a=%zz' }),
       /OTEL_RESOURCE_ATTRIBUTES: entry 1 \(a=%zz\) has a value/,
