@@ -1,7 +1,9 @@
 // One SERVER span per HTTP request, continuing an incoming W3C `traceparent`, registered only when
 // tracing runs (docs/decisions/traces.md). The span's context is made active for the hooks and the
 // handler, so that database spans and a recorded event's traceparent hang under it; the attributes
-// beyond the ones a sampler may read are built only for a span that is recorded.
+// beyond the ones a sampler may read are built only for a span that is recorded. A request whose
+// client goes away before its answer is written ends its span when the connection closes (Fastify
+// runs no onResponse for it), marked as an error of type `aborted`.
 import {
   type Context,
   context,
@@ -13,6 +15,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import {
+  ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   ATTR_HTTP_ROUTE,
@@ -27,12 +30,13 @@ export const ATTR_COMPANY_ID = 'ledgerhook.company_id';
 interface Traced {
   span: Span;
   context: Context;
+  ended: boolean;
 }
 
 const traced = new WeakMap<FastifyRequest, Traced>();
 
 export function registerRequestSpans(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const route = request.routeOptions.url;
     const span = tracer().startSpan(
@@ -41,7 +45,15 @@ export function registerRequestSpans(app: FastifyInstance): void {
       parent,
     );
     const active = trace.setSpan(parent, span);
-    traced.set(request, { span, context: active });
+    const entry: Traced = { span, context: active, ended: false };
+    traced.set(request, entry);
+    reply.raw.once('close', () => {
+      if (entry.ended || reply.raw.writableFinished) return;
+      entry.ended = true;
+      span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
+      span.setStatus({ code: SpanStatusCode.ERROR, message: 'the client closed the connection before the answer' });
+      span.end();
+    });
     context.with(active, done);
   });
   // The request body is read between the two, on the socket's own turns: made active again.
@@ -53,7 +65,8 @@ export function registerRequestSpans(app: FastifyInstance): void {
   // Before the request's log line (server.ts), which is written with the span active.
   app.addHook('onResponse', (request, reply, done) => {
     const entry = traced.get(request);
-    if (!entry) return done();
+    if (!entry || entry.ended) return done();
+    entry.ended = true;
     const { span } = entry;
     if (span.isRecording()) {
       const route = request.routeOptions.url;

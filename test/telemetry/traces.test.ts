@@ -4,6 +4,8 @@
 // receiver (docs/decisions/traces.md).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { mintToken } from '../../src/auth/mint-token.ts';
 import { type Served, startServe } from '../credentials/processes.ts';
@@ -182,6 +184,37 @@ describe('traces', { timeout: 180_000 }, () => {
         (span) => span.attributes['ledgerhook.event_type'] === 'v1.account.created',
       );
       assert.equal(attempt.traceId, request.traceId);
+    });
+
+    it('ends the span of a request its client abandons when the connection closes, as an error of type aborted', async () => {
+      const { port } = new URL(setup.served.url);
+      const socket = connect(Number(port), '127.0.0.1');
+      try {
+        await once(socket, 'connect');
+        // Expect: 100-continue: the service answers 100 once it has taken the request, before its
+        // body, which never comes.
+        socket.write(
+          [
+            'POST /v1-beta/accounts HTTP/1.1',
+            'host: 127.0.0.1',
+            `authorization: ${setup.headers.authorization}`,
+            'content-type: application/json',
+            'content-length: 1000',
+            'expect: 100-continue',
+            '',
+            '',
+          ].join('\r\n'),
+        );
+        const [answer] = await once(socket, 'data');
+        assert.match(String(answer), /^HTTP\/1\.1 100 Continue/);
+      } finally {
+        socket.destroy();
+      }
+      const span = await setup.otlp.waitForSpan(
+        (span) => span.kind === SERVER && span.attributes['error.type'] === 'aborted',
+      );
+      assert.equal(span.name, 'POST /v1-beta/accounts');
+      assert.equal(span.attributes['http.response.status_code'], undefined, 'no answer was written');
     });
   });
 
