@@ -40,6 +40,8 @@ export async function sendTraced(
       'ledgerhook.event_id': message.payload.eventId,
       'ledgerhook.event_type': message.payload.eventType,
       'ledgerhook.attempt': message.attempts + 1,
+      // How long it waited for its subscription's rate slot before this span began.
+      ...(message.waitMs > 0 && { 'ledgerhook.rate_wait_ms': Math.round(message.waitMs) }),
       ...(endpoint && {
         [ATTR_SERVER_ADDRESS]: endpoint.hostname,
         [ATTR_SERVER_PORT]: Number(endpoint.port) || (endpoint.protocol === 'https:' ? 443 : 80),
