@@ -4,7 +4,11 @@
 // to load the dump, on a loaded 2-core machine. The first test process that needs it makes one and
 // leaves the dump in the system's temporary folder, named by the user, PGlite's version and the
 // migrations; every later process loads that file. Making one removes the user's dumps made more
-// than an hour before (of other migrations: changing one leaves 40 MB behind each time).
+// than an hour before (of other migrations: changing one leaves 27 MB behind each time).
+//
+// The dump holds the service's database alone: template0 and template1, which nothing in a test
+// copies, are dropped before it is made. They were 15 MB of its 42, and loading it took half as
+// long without them.
 import { createHash } from 'node:crypto';
 import {
   mkdirSync,
@@ -28,6 +32,9 @@ const PGLITE_VERSION: string = JSON.parse(
 ).version;
 
 let image: Promise<Blob> | undefined;
+
+/** What the dump holds besides the migrations: a new format makes a new file. */
+const IMAGE_FORMAT = 'without template databases';
 
 /** The migrated cluster, dumped: once per process, from the file a process left when there is one. */
 export function migratedClusterImage(): Promise<Blob> {
@@ -83,7 +90,7 @@ function* tarEntries(tar: Uint8Array): Generator<TarEntry> {
 const STALE_MS = 3_600_000;
 
 async function loadOrMake(): Promise<Blob> {
-  const key = createHash('sha256').update(PGLITE_VERSION);
+  const key = createHash('sha256').update(PGLITE_VERSION).update(IMAGE_FORMAT);
   for (const migration of listMigrations()) key.update(migration.name).update(migration.sql);
   const prefix = `ledgerhook-test-db-${process.getuid?.() ?? 0}-`;
   const file = join(tmpdir(), `${prefix}${key.digest('hex').slice(0, 16)}.tar`);
@@ -114,6 +121,10 @@ async function make(): Promise<Blob> {
     for (const own of [LOCK_FILE, HOLDER_FILE]) rmSync(join(dataDir, own), { force: true });
     const pg = await PGlite.create({ dataDir });
     try {
+      await pg.exec(`UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')`);
+      await pg.exec('DROP DATABASE template0');
+      await pg.exec('DROP DATABASE template1');
+      await pg.exec('CHECKPOINT');
       return await pg.dumpDataDir('none');
     } finally {
       await pg.close();
