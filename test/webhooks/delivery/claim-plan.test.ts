@@ -49,7 +49,10 @@ async function claimOnce(
   ];
   const call = 'due_messages_in_fair_shares(64, $1, $2::uuid[], $3::int[], $4, $5::text[], $6::int[])';
   return rolledBack(db, async (tx) => {
-    const blocks = await blocksRead(tx, `SELECT * FROM ${call}`, args);
+    // The least of three: the same claim, so a read that only one of them paid (PostgreSQL's
+    // autovacuum working on the table beside it, once, under a busy suite) is not taken for the plan's.
+    let blocks = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) blocks = Math.min(blocks, await blocksRead(tx, `SELECT * FROM ${call}`, args));
     const claimed = await tx.query<{ subscriptionId: string }>(
       `SELECT m.subscription_id AS "subscriptionId"
        FROM ${call} WITH ORDINALITY AS claimed(id, rate_limit, n) JOIN messages m ON m.id = claimed.id ORDER BY claimed.n`,
