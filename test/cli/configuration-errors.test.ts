@@ -11,7 +11,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { POSTGRES_PASS_ONLY, TEST_DATABASE_URL } from '../support/database.ts';
+import { FIRST_PASS_ONLY, POSTGRES_PASS_ONLY, TEST_DATABASE_URL } from '../support/database.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 // A process that has not ended by then is killed, and the test fails on its signal.
@@ -211,21 +211,24 @@ describe('configuration errors: exit code 2 and one line', { timeout: 240_000 },
       /^ledgerhook: DATA_DIR .*a-file\/data cannot be the embedded database's folder: a file is in the way\n$/,
     ],
   ];
-  for (const [what, args, env, message] of beforeTheDatabase) {
-    it(`refuses ${what} before opening a database (${args[0]})`, async () => {
-      const opened = connections.length;
-      const ended = await ledgerhook(args, env());
-      assertRefused(ended, message);
-      assert.equal(ended.stdout, '', 'nothing logged before the refusal');
-      assert.equal(connections.length, opened, 'no connection to the database');
-    });
-  }
+  // Refused before any database is opened: the same in either pass, so run in the first.
+  describe('refused before a database is opened', { skip: FIRST_PASS_ONLY }, () => {
+    for (const [what, args, env, message] of beforeTheDatabase) {
+      it(`refuses ${what} before opening a database (${args[0]})`, async () => {
+        const opened = connections.length;
+        const ended = await ledgerhook(args, env());
+        assertRefused(ended, message);
+        assert.equal(ended.stdout, '', 'nothing logged before the refusal');
+        assert.equal(connections.length, opened, 'no connection to the database');
+      });
+    }
 
-  it('refuses a DATA_DIR that is a file, at serve', async () => {
-    assertRefused(
-      await ledgerhook(['serve'], { DATA_DIR: join(folder, 'a-file') }),
-      /^ledgerhook: DATA_DIR .*a-file cannot be the embedded database's folder: a file is in the way\n$/,
-    );
+    it('refuses a DATA_DIR that is a file, at serve', async () => {
+      assertRefused(
+        await ledgerhook(['serve'], { DATA_DIR: join(folder, 'a-file') }),
+        /^ledgerhook: DATA_DIR .*a-file cannot be the embedded database's folder: a file is in the way\n$/,
+      );
+    });
   });
 
   describe('a PostgreSQL server that refuses DATABASE_URL', { skip: POSTGRES_PASS_ONLY }, () => {

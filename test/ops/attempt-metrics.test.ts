@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { TEST_DATABASE_URL } from '../support/database.ts';
+import { createWorkerDatabase } from '../support/delivery-fixtures.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 import { startWorker, WORKER_TEST_ENV } from '../support/worker-process.ts';
 import { emitEvent, insertSubscription, startReceiver, startTestWorker } from '../webhooks/delivery/fixtures.ts';
@@ -100,7 +102,9 @@ describe('attempt histograms', () => {
   });
 
   it('a worker-only process serves them on METRICS_PORT, and nothing else there', async () => {
-    const worker = startWorker({ ...WORKER_TEST_ENV, DATA_DIR: 'memory', METRICS_PORT: '0', LOG_LEVEL: 'info' });
+    // A database of the suite's kind: PostgreSQL in its pass, a migrated DATA_DIR in the PGlite pass.
+    const database = await createWorkerDatabase(TEST_DATABASE_URL, 'ledgerhook_worker_metrics');
+    const worker = startWorker({ ...WORKER_TEST_ENV, ...database.env, METRICS_PORT: '0', LOG_LEVEL: 'info' });
     try {
       await worker.waitForLog('worker metrics served at /metrics');
       const port = worker.logs.find((entry) => entry.msg === 'worker metrics served at /metrics')?.port;
@@ -116,7 +120,11 @@ describe('attempt histograms', () => {
       assert.equal(other.status, 404);
       await other.body?.cancel();
     } finally {
-      assert.equal(await worker.stop(), 0, worker.stderr());
+      try {
+        assert.equal(await worker.stop(), 0, worker.stderr());
+      } finally {
+        await database.drop();
+      }
     }
   });
 });
