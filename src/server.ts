@@ -28,6 +28,7 @@ import { decodePathColons } from './http/custom-method-colon.ts';
 import { registerApiDocsPage } from './http/docs-page.ts';
 import { answerClientError, answerRouterError, registerErrorHandler } from './http/error-handler.ts';
 import { BODY_LIMIT, registerJsonBodyParser } from './http/json-body.ts';
+import { buildSerializersOnFirstUse } from './http/lazy-compile.ts';
 import { type RouterOptions, registerNotFoundHandler } from './http/not-found.ts';
 import { declareReferenceMediaTypes } from './http/openapi-media-types.ts';
 import { type OpenApiDocument, shareProblemSchema } from './http/openapi-problem.ts';
@@ -96,6 +97,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     // One log line per request, written when it completes (below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     ajv: { customOptions: { strict: false } },
+    schemaController: { compilersFactory: { buildSerializer: buildSerializersOnFirstUse } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Hooks that never wait take Fastify's callback form: no promise per request. Every answer is

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { DECIMAL_INTEGER } from '../text-formats.ts';
+import { validatorOnFirstUse } from './lazy-compile.ts';
 import { closeObjectSchemas } from './unknown-properties.ts';
 
 // Bodies are validated as sent (a string "true" is not a boolean); query strings and path
@@ -32,11 +33,13 @@ export function registerValidators(app: FastifyInstance): void {
     if (route.schema?.body) route.schema.body = closeObjectSchemas(route.schema.body);
   });
   const textAjv = makeAjv({ coerceTypes: 'array' });
-  app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) => {
-    if (httpPart === 'body') return compileBodyValidator(schema as object);
-    const validate = textAjv.compile(schema as object);
-    return httpPart === 'querystring' ? withDecimalIntegers(validate, integerProperties(schema)) : validate;
-  });
+  app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) =>
+    validatorOnFirstUse(() => {
+      if (httpPart === 'body') return compileBodyValidator(schema as object);
+      const validate = textAjv.compile(schema as object);
+      return httpPart === 'querystring' ? withDecimalIntegers(validate, integerProperties(schema)) : validate;
+    }),
+  );
 }
 
 // Ajv turns any text that JavaScript's `==` equates with a number into that number: `0x10` is 16,
