@@ -50,9 +50,13 @@ export function startPeriodicSweep<T>(options: PeriodicSweepOptions<T>): Periodi
     onSweep?.(taken);
   };
 
-  const timer = setInterval(() => {
+  const sweepNext = () => {
     running = running.then(sweep);
-  }, options.intervalMs);
+  };
+  // The first sweep starts with the process: what a killed process left under way (a retention
+  // sweep, a recovery) goes on at the restart, not an interval of up to a minute later.
+  sweepNext();
+  const timer = setInterval(sweepNext, options.intervalMs);
   timer.unref();
 
   return {
