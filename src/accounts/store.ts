@@ -276,6 +276,7 @@ export async function searchAccounts(db: Queryable, filters: AccountFilters, pos
     choosePlan: nameOnly
       ? {
           cap: Math.floor(Math.sqrt(position.limit * (sizes?.company ?? 0))) + 1,
+          key: 'id',
           walkFilter: (params) => accountConditions(filters, params, { companyThroughIndex: true, name: 'scan' }),
           // Many matches: counted where the planner finds them cheapest, most often by testing the
           // company's folded names in their own index rather than each match's row.

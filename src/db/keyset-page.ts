@@ -37,10 +37,14 @@ export interface PageQuerySpec {
    * testing each row with `walkFilter`, and finds a page after about limit·rows/m of m matches, while
    * `total` counts them with `filter`. `walkFilter` must match what `filter` matches, in terms no index
    * but the sort index serves, so that the walk is what the planner chooses. The `columns` must be
-   * plain columns of `from`: the matches are kept as those.
+   * plain columns of `from`: the matches are kept as those of the sort. The walk reads a row of `from` only for
+   * the JSON of a row it keeps, found again by `key`, so that an index holding the sort values and
+   * what `walkFilter` tests serves the walk alone (an index-only scan).
    */
   choosePlan?: {
     cap: number;
+    /** A unique column of `from` that the walk's index holds: the page's rows are read back by it. */
+    key: string;
     walkFilter: (params: SqlParams) => string[];
     /** What the walk's total counts: the matches of `filter`, in the terms that count them cheapest. */
     countFilter: (params: SqlParams) => string[];
