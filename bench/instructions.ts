@@ -107,12 +107,15 @@ export async function countPerRequest(
       `--log-file=${join(dir, 'valgrind.log')}`,
     ];
     // V8 compiles and collects on helper threads, at moments that depend on timing: in one thread,
-    // the count of the same code repeats within about 1 % (at one connection) instead of 15 %.
+    // the count of the same code repeats within about 1 % (at one connection) instead of 15 %. Its
+    // heap still grows, and its memory reducer collects, on timers: with the schedule fixed, full
+    // collections come with allocation alone, not with the machine's pace (two counts of 20,000
+    // requests of the same code differed by 25 % in the collector alone). Kept output comes with
+    // /tmp/perf-<pid>.map, which names the JIT-compiled functions callgrind knows only by address;
+    // writing it costs the collector more, so a kept count is for reading, not for comparing.
     const child = await start({
       wrapper,
-      // Kept output comes with /tmp/perf-<pid>.map, which names the JIT-compiled JS functions that
-      // callgrind only knows by address.
-      nodeOptions: ['--single-threaded', ...(KEEP ? ['--perf-basic-prof'] : [])],
+      nodeOptions: ['--single-threaded', '--predictable-gc-schedule', ...(KEEP ? ['--perf-basic-prof'] : [])],
       readyTimeoutMs: 300_000,
       env: VALGRIND_ENV,
     });
