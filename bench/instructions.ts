@@ -29,8 +29,8 @@ export interface InstructionFigures {
   settings: InstructionSettings;
 }
 
-/** BENCH_INSTRUCTION_KEEP=1: callgrind's output is left for callgrind_annotate. */
-const KEEP = Boolean(process.env.BENCH_INSTRUCTION_KEEP);
+/** BENCH_INSTRUCTION_KEEP=1: callgrind's output is left for callgrind_annotate; `map`: with a perf map. */
+const KEEP = process.env.BENCH_INSTRUCTION_KEEP ?? '';
 
 // valgrind names the pipe callgrind_control talks through after USER and HOST, and the service's
 // environment sets HOST to its listen address: both sides must see the same two values.
@@ -109,13 +109,13 @@ export async function countPerRequest(
     // V8 compiles and collects on helper threads, at moments that depend on timing: in one thread,
     // the count of the same code repeats within about 1 % (at one connection) instead of 15 %. Its
     // heap still grows, and its memory reducer collects, on timers: with the schedule fixed, full
-    // collections come with allocation alone, not with the machine's pace (two counts of 20,000
-    // requests of the same code differed by 25 % in the collector alone). Kept output comes with
-    // /tmp/perf-<pid>.map, which names the JIT-compiled functions callgrind knows only by address;
-    // writing it costs the collector more, so a kept count is for reading, not for comparing.
+    // collections come with allocation alone, not with the machine's pace (without it the collector's
+    // share of one count of 20,000 requests moved by up to a quarter of the total between runs). BENCH_INSTRUCTION_KEEP=map
+    // writes /tmp/perf-<pid>.map, which names the JIT-compiled functions callgrind knows only by
+    // address; writing it costs the collector more, so such a count is for reading, not comparing.
     const child = await start({
       wrapper,
-      nodeOptions: ['--single-threaded', '--predictable-gc-schedule', ...(KEEP ? ['--perf-basic-prof'] : [])],
+      nodeOptions: ['--single-threaded', '--predictable-gc-schedule', ...(KEEP === 'map' ? ['--perf-basic-prof'] : [])],
       readyTimeoutMs: 300_000,
       env: VALGRIND_ENV,
     });

@@ -47,7 +47,8 @@
 //                              second, runs of each (off and on alternate)
 //   BENCH_INSTRUCTION_REQUESTS=4000, BENCH_INSTRUCTION_WARMUP=40000  counted and uncounted requests
 //   BENCH_INSTRUCTION_CONNECTIONS=4  1 makes every lookup its own statement: the steadiest count
-//   BENCH_INSTRUCTION_KEEP=1   keep callgrind's output (for callgrind_annotate); its folder is logged
+//   BENCH_INSTRUCTION_KEEP=1   keep callgrind's output (for callgrind_annotate); its folder is logged;
+//                              map: also a perf map naming JIT-compiled functions (it adds to the count)
 //   BENCH_CPU_ROUNDS=3         interleaved service and bare-server rounds of the cpu suite
 //   BENCH_DB=postgres,pglite   which databases, in order
 //   BENCH_ACCOUNTS=1000000     accounts in the company
