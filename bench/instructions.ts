@@ -107,15 +107,14 @@ export async function countPerRequest(
       `--log-file=${join(dir, 'valgrind.log')}`,
     ];
     // V8 compiles and collects on helper threads, at moments that depend on timing: in one thread,
-    // the count of the same code repeats within about 1 % (at one connection) instead of 15 %. Its
-    // heap still grows, and its memory reducer collects, on timers: with the schedule fixed, full
-    // collections come with allocation alone, not with the machine's pace (without it the collector's
-    // share of one count of 20,000 requests moved by up to a quarter of the total between runs). BENCH_INSTRUCTION_KEEP=map
-    // writes /tmp/perf-<pid>.map, which names the JIT-compiled functions callgrind knows only by
-    // address; writing it costs the collector more, so such a count is for reading, not comparing.
+    // the count of the same code repeats within about 1 % (at one connection) instead of 15 %. The
+    // collector's share still moves between runs of 20,000 requests (by up to a quarter of the
+    // total): read it apart with BENCH_INSTRUCTION_KEEP. BENCH_INSTRUCTION_KEEP=map writes
+    // /tmp/perf-<pid>.map, which names the JIT-compiled functions callgrind knows only by address;
+    // writing it costs the collector more, so such a count is for reading, not comparing.
     const child = await start({
       wrapper,
-      nodeOptions: ['--single-threaded', '--predictable-gc-schedule', ...(KEEP === 'map' ? ['--perf-basic-prof'] : [])],
+      nodeOptions: ['--single-threaded', ...(KEEP === 'map' ? ['--perf-basic-prof'] : [])],
       readyTimeoutMs: 300_000,
       env: VALGRIND_ENV,
     });
