@@ -29,6 +29,8 @@
 //                              isolation, events, tracing, search)
 //   BENCH_TRACING_BASELINE=<path>  the tracing suite also runs that checkout's src/main.ts (an older
 //                              commit, with its node_modules) on the same database, as the baseline
+//   BENCH_TRACING_METHOD=throughput  or instructions: the tracing suite counts each variant's instructions
+//                              per request (BENCH_INSTRUCTION_*, BENCH_ROUNDS rounds) instead
 //   BENCH_SEARCH_LARGE=1       the search suite's 1,000,000 accounts too (0: only the 20,000)
 //   BENCH_EVENTS_SINGLES=500, BENCH_EVENTS_ROUNDS=4, BENCH_EVENTS_BATCHES=20, BENCH_EVENTS_FEED=1000000,
 //   BENCH_EVENTS_FEED_PAGES=200  the events suite: single creates per company and round, rounds, batches
@@ -45,6 +47,8 @@
 //                              second, runs of each (off and on alternate)
 //   BENCH_INSTRUCTION_REQUESTS=4000, BENCH_INSTRUCTION_WARMUP=40000  counted and uncounted requests
 //   BENCH_INSTRUCTION_CONNECTIONS=4  1 makes every lookup its own statement: the steadiest count
+//   BENCH_INSTRUCTION_KEEP=1   keep callgrind's output (for callgrind_annotate); its folder is logged;
+//                              map: also a perf map naming JIT-compiled functions (it adds to the count)
 //   BENCH_CPU_ROUNDS=3         interleaved service and bare-server rounds of the cpu suite
 //   BENCH_DB=postgres,pglite   which databases, in order
 //   BENCH_ACCOUNTS=1000000     accounts in the company
@@ -75,7 +79,7 @@ import { type Figure, formatTable, toFigure, writeJson } from './report.ts';
 import { getByIdRequests, sampleBody, userToken } from './scenarios.ts';
 import { formatSearchTable, runSearchSuite, type SearchFigures } from './search-suite.ts';
 import { describeSlices } from './slices.ts';
-import { formatTracingTable, runTracingSuite, type TracingFigures } from './tracing-suite.ts';
+import { formatTracingInstructions, formatTracingTable, runTracingSuite } from './tracing-suite.ts';
 import { formatIsolationTable, type IsolationFigures, runIsolationSuite } from './webhooks/isolation.ts';
 import { formatRetentionTable, type RetentionFigures, runRetentionLoad } from './webhooks/retention-load.ts';
 import { formatWebhookTable, runWebhookSuite, type WebhookFigures } from './webhooks/suite.ts';
@@ -104,6 +108,7 @@ const settings = {
   },
   cpuRounds: Number(env.BENCH_CPU_ROUNDS ?? 3),
   tracingBaseline: env.BENCH_TRACING_BASELINE || undefined,
+  tracingMethod: env.BENCH_TRACING_METHOD ?? 'throughput',
   chart: {
     chartAccounts: Number(env.BENCH_CHART_ACCOUNTS ?? 20_000),
     batchSize: 1000,
@@ -164,6 +169,8 @@ for (const suite of settings.suites) {
   )
     throw new Error(`BENCH_SUITE: unknown suite ${suite}`);
 }
+if (settings.tracingMethod !== 'throughput' && settings.tracingMethod !== 'instructions')
+  throw new Error(`BENCH_TRACING_METHOD: unknown method ${settings.tracingMethod}`);
 for (const kind of settings.databases) {
   if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`BENCH_DB: unknown database ${kind}`);
 }
@@ -255,7 +262,7 @@ if (settings.suites.includes('events')) {
   );
 }
 
-let tracing: TracingFigures[] | undefined;
+let tracing: Awaited<ReturnType<typeof runTracingSuite>> | undefined;
 if (settings.suites.includes('tracing')) {
   tracing = await runTracingSuite(
     {
@@ -266,6 +273,7 @@ if (settings.suites.includes('tracing')) {
       secret,
       rounds: settings.rounds,
       baseline: settings.tracingBaseline,
+      instructions: settings.tracingMethod === 'instructions' ? settings.instructions : undefined,
     },
     log,
   );
@@ -323,7 +331,8 @@ if (dashboard) console.log(`\n${formatDashboardTable(dashboard)}\n`);
 if (retention) console.log(`\n${formatRetentionTable(retention, settings.retention)}\n`);
 if (isolation) console.log(`\n${formatIsolationTable(isolation)}\n`);
 if (events) console.log(`\n${formatEventsTable(events, settings.events)}\n`);
-if (tracing) console.log(`\n${formatTracingTable(tracing)}\n`);
+if (tracing?.throughput.length) console.log(`\n${formatTracingTable(tracing.throughput)}\n`);
+if (tracing?.instructions.length) console.log(`\n${formatTracingInstructions(tracing.instructions)}\n`);
 if (webhooks) {
   console.log(`\n${formatWebhookTable(webhooks)}\n`);
   console.log(

@@ -1,15 +1,18 @@
 // BENCH_SUITE=tracing: get-by-id with tracing unconfigured beside tracing on at 10 % (parent-based
 // trace-id ratio, exporting http/protobuf to a sink in this process), in interleaved rounds on each
 // database; with BENCH_TRACING_BASELINE=<a checkout of an older commit>, that checkout's server too,
-// on the same database. Throughput and the service's CPU per request (with PostgreSQL's on it);
-// docs/decisions/traces.md states the targets: unconfigured within 3 % of the baseline, 10 % within 15 %.
+// on the same database. Throughput and the service's CPU per request (with PostgreSQL's on it), or,
+// with BENCH_TRACING_METHOD=instructions, the service's instructions per request counted by callgrind
+// (bench/instructions.ts), which the machine's other work does not move. docs/decisions/traces.md
+// states the targets: unconfigured within 3 % of the baseline, 10 % within 15 %.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { postgresTicks, ticksOf } from './cpu.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
-import { runLoad } from './load.ts';
+import { countPerRequest, type InstructionSettings } from './instructions.ts';
+import { type LoadRequest, runLoad } from './load.ts';
 import { median } from './median.ts';
 import { startService } from './processes.ts';
 import { getByIdRequests, userToken } from './scenarios.ts';
@@ -25,6 +28,8 @@ export interface TracingSettings {
   connections: number;
   /** A checkout of an older commit whose server runs as the baseline; none when undefined. */
   baseline: string | undefined;
+  /** Count instructions per request with these settings instead of measuring throughput. */
+  instructions: InstructionSettings | undefined;
 }
 
 interface Run {
@@ -43,14 +48,24 @@ export interface TracingFigures {
   exports: number;
 }
 
+export interface TracingInstructionFigures {
+  db: DatabaseKind;
+  settings: InstructionSettings;
+  /** Instructions per get-by-id of each variant, one count per round. */
+  variants: { name: string; counts: number[]; median: number }[];
+  /** Span batches the sink received while instructions were counted. */
+  countedExports: number;
+}
+
 const TICK_US = 1e6 / 100;
 
 export async function runTracingSuite(
   settings: TracingSettings,
   log: (line: string) => void,
-): Promise<TracingFigures[]> {
+): Promise<{ throughput: TracingFigures[]; instructions: TracingInstructionFigures[] }> {
   const sink = await startSink();
   const figures: TracingFigures[] = [];
+  const instructionFigures: TracingInstructionFigures[] = [];
   try {
     for (const db of settings.databases) {
       const target = await prepare(db, { accounts: settings.accounts, adminUrl: settings.adminUrl, log });
@@ -63,7 +78,7 @@ export async function runTracingSuite(
           LOG_LEVEL: 'warn',
           RATE_LIMIT_MAX: String(2 ** 31),
         };
-        const variants = [
+        const variants: Variant[] = [
           ...(settings.baseline
             ? [{ name: 'baseline checkout, untraced', env, main: join(settings.baseline, 'src/main.ts') }]
             : []),
@@ -79,6 +94,12 @@ export async function runTracingSuite(
             main: undefined,
           },
         ];
+        if (settings.instructions) {
+          instructionFigures.push(
+            await countVariants(db, variants, requests, settings.instructions, settings.rounds, sink, log),
+          );
+          continue;
+        }
         const rounds = variants.map(() => [] as Run[]);
         for (let round = 1; round <= settings.rounds; round++) {
           for (const [i, variant] of variants.entries()) {
@@ -127,7 +148,75 @@ export async function runTracingSuite(
   } finally {
     await sink.close();
   }
-  return figures;
+  return { throughput: figures, instructions: instructionFigures };
+}
+
+interface Variant {
+  name: string;
+  env: Record<string, string>;
+  main: string | undefined;
+}
+
+/** Each variant's instructions per request, in `rounds` interleaved rounds, and the exports counted among them. */
+async function countVariants(
+  db: DatabaseKind,
+  variants: Variant[],
+  requests: LoadRequest[],
+  settings: InstructionSettings,
+  rounds: number,
+  sink: Sink,
+  log: (line: string) => void,
+): Promise<TracingInstructionFigures> {
+  const counts = variants.map(() => [] as number[]);
+  let countedExports = 0;
+  let exportsAtStart = 0;
+  const window = {
+    opened: () => {
+      exportsAtStart = sink.requests();
+    },
+    closed: () => {
+      countedExports += sink.requests() - exportsAtStart;
+    },
+  };
+  for (let round = 1; round <= rounds; round++) {
+    for (const [i, variant] of variants.entries()) {
+      const count = await countPerRequest(
+        `${db} round ${round}: ${variant.name}`,
+        (options) => startService(variant.env, { ...options, main: variant.main }),
+        requests,
+        settings,
+        { log, window },
+      );
+      counts[i]?.push(count);
+    }
+  }
+  return {
+    db,
+    settings,
+    variants: variants.map((variant, i) => ({
+      name: variant.name,
+      counts: counts[i] ?? [],
+      median: median(counts[i] ?? []),
+    })),
+    countedExports,
+  };
+}
+
+export function formatTracingInstructions(figures: TracingInstructionFigures[]): string {
+  return figures
+    .flatMap(({ db, settings, variants, countedExports }) => {
+      const reference = variants.find((v) => v.name === 'tracing unconfigured')?.median;
+      return [
+        `instructions per get-by-id on ${db} (callgrind, service process only, ${settings.requests} requests after ` +
+          `${settings.warmup}, ${settings.connections} connections; ${countedExports} export requests reached the sink while counted):`,
+        ...variants.map(({ name, counts, median: m }) => {
+          const ratio = reference ? ` (${((100 * m) / reference).toFixed(1)} % of unconfigured)` : '';
+          const each = counts.map((c) => `${Math.round(c / 1000)}k`).join(' / ');
+          return `  ${name.padEnd(28)} ${Math.round(m / 1000)}k median of ${each}${ratio}`;
+        }),
+      ];
+    })
+    .join('\n');
 }
 
 export function formatTracingTable(figures: TracingFigures[]): string {
@@ -165,8 +254,14 @@ function medianRun(runs: Run[]): Run {
   };
 }
 
+interface Sink {
+  url: string;
+  requests(): number;
+  close(): Promise<void>;
+}
+
 /** An OTLP/HTTP sink: answers 200 to every export and counts them. */
-async function startSink(): Promise<{ url: string; requests(): number; close(): Promise<void> }> {
+async function startSink(): Promise<Sink> {
   let count = 0;
   const server = createServer((request, response) => {
     request.resume();

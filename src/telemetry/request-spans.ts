@@ -1,9 +1,9 @@
 // One SERVER span per HTTP request, continuing an incoming W3C `traceparent`, registered only when
-// tracing runs (docs/decisions/traces.md). The span's context is made active for the hooks and the
-// handler, so that database spans and a recorded event's traceparent hang under it; the attributes
-// beyond the ones a sampler may read are built only for a span that is recorded. A request whose
-// client goes away before its answer is written ends its span when the connection closes (Fastify
-// runs no onResponse for it), marked as an error of type `aborted`.
+// tracing runs (docs/decisions/traces.md). A recorded span's context is made active for the hooks
+// and the handler, so that database spans and a recorded event's traceparent hang under it; the
+// attributes beyond the ones a sampler may read are built only for a span that is recorded. A
+// request whose client goes away before its answer is written ends its span when the connection
+// closes (Fastify runs no onResponse for it), marked as an error of type `aborted`.
 import {
   type Context,
   context,
@@ -44,6 +44,10 @@ export function registerRequestSpans(app: FastifyInstance): void {
       { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: request.method } },
       parent,
     );
+    // An unsampled request's span records nothing, and nothing under it reads it: its statements get
+    // no span, its events store no traceparent and its log lines no trace id whether it is active or
+    // not. So it is neither made active nor kept, and its request costs the sampler's decision alone.
+    if (!span.isRecording()) return done();
     const active = trace.setSpan(parent, span);
     const entry: Traced = { span, context: active, ended: false };
     traced.set(request, entry);
