@@ -154,6 +154,10 @@ export async function claimDueMessages(db: Queryable, options: ClaimOptions): Pr
       [...options.busyTenants.keys()],
       [...options.busyTenants.values()],
     ],
+    // One plan for every call: the rows come from the function, whose own query keeps its plan, so
+    // the values change nothing of this statement's. Planning it was about 1 ms per claim on
+    // PostgreSQL, most of a claim's database time when one message is due.
+    { reusePlan: true },
   );
   return rows.map((row) => ({
     messageId: row.messageId,
