@@ -100,8 +100,19 @@ export interface TracingConfig {
   samplerRatio: number;
   serviceName: string;
   resourceAttributes: Record<string, string>;
+  /** The batch span processor (OTEL_BSP_*): how long finished spans wait, how many a batch sends, how many wait at most. */
+  batches: SpanBatchConfig;
+}
+
+export interface SpanBatchConfig {
   /** How long finished spans wait before a batch is sent (OTEL_BSP_SCHEDULE_DELAY). */
   scheduleDelayMs: number;
+  /** The most spans one export sends; a full batch is sent at once (OTEL_BSP_MAX_EXPORT_BATCH_SIZE). */
+  maxExportBatchSize: number;
+  /** The most finished spans kept waiting; more are dropped (OTEL_BSP_MAX_QUEUE_SIZE). */
+  maxQueueSize: number;
+  /** How long one export may take (OTEL_BSP_EXPORT_TIMEOUT). */
+  exportTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -169,7 +180,7 @@ function tracing(env: Env): TracingConfig | undefined {
   const samplerRatio = ratio(env, 'OTEL_TRACES_SAMPLER_ARG', sampler.endsWith('traceidratio'));
   const serviceName = env.OTEL_SERVICE_NAME || undefined;
   const resourceAttributes = keyValueList(env, 'OTEL_RESOURCE_ATTRIBUTES', true);
-  const scheduleDelayMs = integer(env, 'OTEL_BSP_SCHEDULE_DELAY', 5000, { min: 1 });
+  const batches = spanBatches(env);
   const endpoint = traces ?? (base && `${base}${base.endsWith('/') ? '' : '/'}v1/traces`);
   if (disabled === 'true' || exporter === 'none' || endpoint === undefined) return undefined;
   return {
@@ -180,7 +191,24 @@ function tracing(env: Env): TracingConfig | undefined {
     samplerRatio,
     serviceName: serviceName ?? resourceAttributes['service.name'] ?? 'ledgerhook',
     resourceAttributes,
-    scheduleDelayMs,
+    batches,
+  };
+}
+
+/** The OTEL_BSP_* variables, with the specification's defaults; a batch larger than the queue is refused. */
+function spanBatches(env: Env): SpanBatchConfig {
+  const maxQueueSize = integer(env, 'OTEL_BSP_MAX_QUEUE_SIZE', 2048, { min: 1 });
+  const maxExportBatchSize = integer(env, 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE', Math.min(512, maxQueueSize), { min: 1 });
+  if (maxExportBatchSize > maxQueueSize) {
+    throw new ConfigError(
+      `OTEL_BSP_MAX_EXPORT_BATCH_SIZE=${maxExportBatchSize} is more than OTEL_BSP_MAX_QUEUE_SIZE=${maxQueueSize}`,
+    );
+  }
+  return {
+    scheduleDelayMs: integer(env, 'OTEL_BSP_SCHEDULE_DELAY', 5000, { min: 1 }),
+    maxExportBatchSize,
+    maxQueueSize,
+    exportTimeoutMs: integer(env, 'OTEL_BSP_EXPORT_TIMEOUT', 30000, { min: 1 }),
   };
 }
 

@@ -163,7 +163,7 @@ describe('configuration', () => {
       samplerRatio: 1,
       serviceName: 'ledgerhook',
       resourceAttributes: {},
-      scheduleDelayMs: 5000,
+      batches: { scheduleDelayMs: 5000, maxExportBatchSize: 512, maxQueueSize: 2048, exportTimeoutMs: 30000 },
     });
     assert.equal(
       loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector/otlp/' }).tracing?.endpoint,
@@ -184,6 +184,23 @@ describe('configuration', () => {
     assert.deepEqual(traces?.headers, { 'api-key': 'a b', 'x-tenant': '7' });
     assert.deepEqual([traces?.sampler, traces?.samplerRatio], ['parentbased_traceidratio', 0.1]);
     assert.equal(traces?.serviceName, 'from-resource');
+    const batches = (env: Record<string, string>) =>
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', ...env }).tracing?.batches;
+    assert.deepEqual(
+      batches({
+        OTEL_BSP_SCHEDULE_DELAY: '200',
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '64',
+        OTEL_BSP_MAX_QUEUE_SIZE: '4096',
+        OTEL_BSP_EXPORT_TIMEOUT: '1000',
+      }),
+      { scheduleDelayMs: 200, maxExportBatchSize: 64, maxQueueSize: 4096, exportTimeoutMs: 1000 },
+    );
+    assert.equal(batches({ OTEL_BSP_MAX_QUEUE_SIZE: '100' })?.maxExportBatchSize, 100, 'a batch is at most the queue');
+    assert.throws(
+      () => batches({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '600', OTEL_BSP_MAX_QUEUE_SIZE: '500' }),
+      /OTEL_BSP_MAX_EXPORT_BATCH_SIZE=600 is more than OTEL_BSP_MAX_QUEUE_SIZE=500/,
+    );
+    assert.throws(() => batches({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '0' }), /OTEL_BSP_MAX_EXPORT_BATCH_SIZE=0/);
     assert.equal(
       loadConfig({
         OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',

@@ -34,7 +34,13 @@ export async function startTracing(config: TracingConfig): Promise<Tracing> {
       [ATTR_SERVICE_VERSION]: VERSION,
     }),
     spanProcessors: [
-      new BatchSpanProcessor({ exporter: await exporterOf(config), scheduledDelayMillis: config.scheduleDelayMs }),
+      new BatchSpanProcessor({
+        exporter: await exporterOf(config),
+        scheduledDelayMillis: config.batches.scheduleDelayMs,
+        maxExportBatchSize: config.batches.maxExportBatchSize,
+        maxQueueSize: config.batches.maxQueueSize,
+        exportTimeoutMillis: config.batches.exportTimeoutMs,
+      }),
     ],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager());

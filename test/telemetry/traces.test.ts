@@ -233,6 +233,34 @@ describe('traces', { timeout: 180_000 }, () => {
     });
   });
 
+  describe('OTEL_TRACES_SAMPLER=parentbased_traceidratio at 0', () => {
+    const started = new Started();
+    let setup: Setup;
+    before(async () => {
+      setup = await setUp(started, (otlp) => ({
+        ...jsonTo(otlp),
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0',
+      }));
+    });
+    after(() => started.close());
+
+    it('traces no new trace, and still follows a sampled traceparent', async () => {
+      await createAccount(setup);
+      const traceId = randomUUID().replaceAll('-', '');
+      await createAccount(setup, { traceparent: `00-${traceId}-b7ad6b7169203331-01` });
+      await setup.webhooks.waitFor(2);
+      // Everything the service would have exported is sent by the time it has stopped.
+      await setup.served.stop();
+      const requests = setup.otlp.spans.filter(isAccountCreate);
+      assert.deepEqual(
+        requests.map((span) => span.traceId),
+        [traceId],
+        'only the request that came with a sampled traceparent',
+      );
+    });
+  });
+
   describe('OTEL_TRACES_SAMPLER=always_off', () => {
     const started = new Started();
     let setup: Setup;
