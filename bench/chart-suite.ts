@@ -4,9 +4,13 @@
 // of 1,000 at a time (docs/decisions/chart-of-accounts-v1.md). The batched sync lasts about two
 // seconds, so it runs `batchRounds` times, each into an empty company, and counts by its median.
 // With `listeners`, each company has that many subscriptions to v1.account.created before its sync,
-// so each account created also records its event and their messages (docs/decisions/events.md).
+// so each account created also records its event and their messages (docs/decisions/events.md). The
+// service runs as `--role api`: a batch's messages, which the workers make after its commit, are
+// made by the suite once the service has stopped, one fan-out at a time, and timed.
 import { randomUUID } from 'node:crypto';
 import { mintToken } from '../src/auth/mint-token.ts';
+import { openDatabase } from '../src/db/open-database.ts';
+import { fanOutNext } from '../src/webhooks/fan-out.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { median } from './median.ts';
 import { startService } from './processes.ts';
@@ -40,6 +44,8 @@ export interface ChartFigures {
   speedup: number;
   /** One batch of `batchSize` at a time, milliseconds. */
   batchLatency: { p50: number; p99: number; max: number; samples: number };
+  /** The fan-outs the batches left for the workers, run one at a time after the service stopped. */
+  fanOuts: { count: number; messages: number; seconds: number };
 }
 
 export async function runChartSuite(
@@ -109,6 +115,9 @@ export async function runChartSuite(
           1000 * (await timed(() => send('/v1/chart-of-accounts/batch', company, { companyId: company, items }))),
         );
       }
+      await service.stop();
+      const fanOuts = await runFanOuts(target.env);
+      log(`${kind}: ${fanOuts.count} fan-outs made ${fanOuts.messages} messages in ${fanOuts.seconds.toFixed(1)} s`);
       latencies.sort((a, b) => a - b);
       const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? 0;
       figures.push({
@@ -118,6 +127,7 @@ export async function runChartSuite(
         batchRounds,
         speedup: singleSeconds / batchSeconds,
         batchLatency: { p50: at(0.5), p99: at(0.99), max: at(1), samples: latencies.length },
+        fanOuts,
       });
     } finally {
       await service.stop();
@@ -125,6 +135,24 @@ export async function runChartSuite(
     }
   }
   return figures;
+}
+
+/** Runs every waiting fan-out, as the workers would, one at a time; how many, their messages and how long. */
+async function runFanOuts(env: Record<string, string>): Promise<ChartFigures['fanOuts']> {
+  const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? '' });
+  try {
+    let count = 0;
+    let messages = 0;
+    const seconds = await timed(async () => {
+      for (let done = await fanOutNext(db); done; done = await fanOutNext(db)) {
+        count++;
+        messages += done.messages;
+      }
+    });
+    return { count, messages, seconds };
+  } finally {
+    await db.close();
+  }
 }
 
 export function formatChartTable(
@@ -137,14 +165,17 @@ export function formatChartTable(
   const lines = figures.map(
     (f) =>
       `| ${f.db} | ${f.singleSeconds.toFixed(1)} s | ${f.batchSeconds.toFixed(2)} s (${f.batchRounds.map((b) => b.toFixed(2)).join(' / ')}) | ${f.speedup.toFixed(1)}× | ` +
-      `${f.batchLatency.p50.toFixed(0)} / ${f.batchLatency.p99.toFixed(0)} / ${f.batchLatency.max.toFixed(0)} ms |`,
+      `${f.batchLatency.p50.toFixed(0)} / ${f.batchLatency.p99.toFixed(0)} / ${f.batchLatency.max.toFixed(0)} ms | ` +
+      (f.fanOuts.count > 0
+        ? `${f.fanOuts.count}: ${((1000 * f.fanOuts.seconds) / f.fanOuts.count).toFixed(0)} ms each, ${f.fanOuts.messages.toLocaleString('en')} messages |`
+        : '- |'),
   );
   return [
     `Sync of a ${settings.chartAccounts.toLocaleString('en')}-account chart, ${settings.clients} clients, in batches ${settings.batchRounds} times; ` +
       `then ${settings.latencyBatches} batches of ${settings.batchSize} one at a time` +
       (settings.listeners > 0 ? `; ${settings.listeners} subscriptions to v1.account.created in each company` : ''),
-    '| database | single creates | batches: median (each sync) | batch speed-up | one batch p50 / p99 / max |',
-    '|---|---|---|---|---|',
+    '| database | single creates | batches: median (each sync) | batch speed-up | one batch p50 / p99 / max | fan-outs left to the workers |',
+    '|---|---|---|---|---|---|',
     ...lines,
   ].join('\n');
 }

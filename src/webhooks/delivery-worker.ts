@@ -1,5 +1,7 @@
 // The delivery worker (docs/decisions/webhook-delivery.md): claims due messages, sends them,
-// records every attempt. It wakes on the events channel (an event committed), on a timer set for
+// records every attempt, and makes the messages of large changes that left their fan-out to the
+// workers (fan-out.ts). It wakes on the events channel (an event committed), on the fan-outs
+// channel, on a timer set for
 // the earliest scheduled retry, when an attempt ends (a slot freed), and on a slow poll that
 // catches missed notifications and expired leases of dead workers. Several workers, in one process
 // or many, share the queue.
@@ -25,6 +27,7 @@ import {
   releaseMessages,
   stillToSend,
 } from './delivery-store.ts';
+import { FAN_OUTS_CHANNEL, fanOutNext } from './fan-out.ts';
 import { EVENTS_CHANNEL } from './record-event.ts';
 import { type AttemptOutcome, createNotificationSender } from './send-notification.ts';
 
@@ -123,6 +126,8 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   let passRunning: Promise<void> | undefined;
   let wakeAgain = false;
   let dueTimer: NodeJS.Timeout | undefined;
+  // Whether a large change's fan-out may be waiting for the workers: at start, on its notification, on each poll.
+  let fanOutsWaiting = true;
 
   /** Runs a claim pass now, or right after the one running; none while backing off from a failure. */
   function wake(): void {
@@ -168,6 +173,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       await releaseLeasesExcept(db, workerId, [...inFlight]);
       leasesToRelease = false;
     }
+    if (fanOutsWaiting) await runFanOuts();
     // Before the claims: a message that falls due after this look is due when they run.
     await scheduleNextDue();
     for (let i = 0; i < MAX_CLAIMS_PER_PASS && !stopping; i++) {
@@ -191,6 +197,23 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       }
       for (const message of claimed) start(message);
       if (claimed.length < limit) return;
+    }
+  }
+
+  /**
+   * Makes the messages of the large changes that left their fan-out to the workers (fan-out.ts), and
+   * wakes every worker for them. Run when one is announced, on each poll and at start.
+   */
+  async function runFanOuts(): Promise<void> {
+    fanOutsWaiting = false;
+    try {
+      for (let done = await fanOutNext(db); done && !stopping; done = await fanOutNext(db)) {
+        log.debug(done, 'fan-out made its messages');
+        if (done.messages > 0) db.notifyAfterCommit(EVENTS_CHANNEL, done.fanOutId);
+      }
+    } catch (error) {
+      fanOutsWaiting = true;
+      throw error;
     }
   }
 
@@ -285,7 +308,14 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   }
 
   const unlisten = await db.listen(EVENTS_CHANNEL, wakeOnNotify);
-  const poll = setInterval(wake, pollMs);
+  const unlistenFanOuts = await db.listen(FAN_OUTS_CHANNEL, () => {
+    fanOutsWaiting = true;
+    wakeOnNotify();
+  });
+  const poll = setInterval(() => {
+    fanOutsWaiting = true;
+    wake();
+  }, pollMs);
   poll.unref();
   log.info(
     { concurrency, perEndpointConcurrency: perEndpoint, perTenantConcurrency: perTenant },
@@ -301,6 +331,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       clearInterval(poll);
       clearTimeout(dueTimer);
       await unlisten().catch(() => {});
+      await unlistenFanOuts().catch(() => {});
       await passRunning;
       // Each attempt is bounded by WEBHOOK_TIMEOUT_MS, then recorded.
       await Promise.all(attempts);

@@ -1,10 +1,12 @@
 // Writes events to the outbox (the `events` table, see migrations 0006 and 0029) inside the caller's
 // transaction, so an event exists exactly when the change it describes committed, and fans each out
-// to its subscribers' messages in the same statement (docs/decisions/events.md).
+// to its subscribers' messages in the same statement, or, for a change of more than
+// INLINE_FAN_OUT_MAX_EVENTS events, leaves that to the workers (fan-out.ts; docs/decisions/events.md).
 import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { sampledTraceparent } from '../telemetry/trace-context.ts';
 import { type EventType, findEventType } from './event-types.ts';
+import { FAN_OUTS_CHANNEL, INLINE_FAN_OUT_MAX_EVENTS, SUBSCRIPTION_TAKES_EVENT } from './fan-out.ts';
 
 /** The channel the delivery worker listens on; the payload is an event id. */
 export const EVENTS_CHANNEL = 'ledgerhook_events';
@@ -32,34 +34,44 @@ export interface RecordedEvent {
 }
 
 // The events a CTE `given` lists (event_type, company_id, owner, data, previous_attributes,
-// traceparent, position), in the order of position (so their sequence follows it), and one message per ACTIVE
-// subscription of each event's type that reaches it: one whose companies include the event's company,
-// or, for an operational event, one of its owner's.
-const RECORD_GIVEN = `recorded AS (
+// traceparent, position), in the order of position (so their sequence follows it).
+const RECORD_ONLY = `recorded AS (
     INSERT INTO events (event_type, company_id, owner, data, previous_attributes, traceparent)
     SELECT event_type, company_id, owner, data, previous_attributes, traceparent FROM given ORDER BY position
     RETURNING id, event_type, company_id, owner, sequence, created_at
-  ), fanned_out AS (
+  )`;
+
+// Those events, and one message per ACTIVE subscription of each event's type that reaches it.
+const RECORD_GIVEN = `${RECORD_ONLY}, fanned_out AS (
     INSERT INTO messages (id, subscription_id, event_id)
     SELECT new_message_id(), s.id, r.id
-    FROM recorded r JOIN subscriptions s ON s.status = 'ACTIVE' AND s.event_types @> ARRAY[r.event_type]
-      AND CASE WHEN r.owner IS NULL THEN r.company_id = ANY(s.companies) ELSE s.owner = r.owner END
+    FROM recorded r JOIN subscriptions s ON ${SUBSCRIPTION_TAKES_EVENT}
     RETURNING event_id
   )`;
 
 /** The first event of the statement's `fanned_out` that made a message, or null when none did. */
 export const FIRST_SENT_EVENT = '(SELECT min(event_id::text) FROM fanned_out)';
 
+// Those events, and their fan-out left to the workers: one row naming them all.
+const RECORD_GIVEN_DEFERRED = `${RECORD_ONLY}, deferred AS (
+    INSERT INTO event_fan_outs (event_ids) SELECT array_agg(id) FROM recorded RETURNING id
+  )`;
+
 // One statement for any number of events, given as a JSON array of NewEvent, all recorded under the
-// trace context $2 (the traceparent of the span that records them, when it is sampled).
-const RECORD_EVENTS = `WITH given AS (
+// trace context $2 (the traceparent of the span that records them, when it is sampled). `queued`
+// names what the workers are woken for: the first event that made a message, or the deferred fan-out.
+const GIVEN_EVENTS = `given AS (
     SELECT item->>'eventType' AS event_type, (item->>'companyId')::uuid AS company_id, item->>'owner' AS owner,
       item->'data' AS data, item->'previousAttributes' AS previous_attributes, $2::text AS traceparent, position
     FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS given(item, position)
-  ), ${RECORD_GIVEN}
-  SELECT id AS "eventId", event_type AS "eventType", sequence::float8 AS sequence,
-    ${isoTimestamp('created_at')} AS "createdAt",
-    ${FIRST_SENT_EVENT} AS "firstSentEventId"
+  )`;
+const RECORDED_COLUMNS = `id AS "eventId", event_type AS "eventType", sequence::float8 AS sequence,
+    ${isoTimestamp('created_at')} AS "createdAt"`;
+const RECORD_EVENTS = `WITH ${GIVEN_EVENTS}, ${RECORD_GIVEN}
+  SELECT ${RECORDED_COLUMNS}, ${FIRST_SENT_EVENT} AS queued
+  FROM recorded ORDER BY sequence`;
+const RECORD_EVENTS_DEFERRED = `WITH ${GIVEN_EVENTS}, ${RECORD_GIVEN_DEFERRED}
+  SELECT ${RECORDED_COLUMNS}, (SELECT id::text FROM deferred) AS queued
   FROM recorded ORDER BY sequence`;
 
 /**
@@ -85,19 +97,23 @@ export function wakeWorkers(db: Queryable, queued: string | null | undefined): v
 
 /**
  * Inserts the events and their messages in one statement and, when any message was made, wakes the
- * workers once the transaction commits.
+ * workers once the transaction commits. More than INLINE_FAN_OUT_MAX_EVENTS events are inserted with
+ * a fan-out for the workers to run instead, and they are woken for it.
  */
 export async function recordEvents(tx: Queryable, events: readonly NewEvent[]): Promise<RecordedEvent[]> {
   if (events.length === 0) return [];
   for (const event of events) {
     if (!findEventType(event.eventType)) throw new Error(`Unknown event type ${event.eventType}`);
   }
-  const rows = await tx.query<RecordedEvent & { firstSentEventId: string | null }>(RECORD_EVENTS, [
-    JSON.stringify(events),
-    sampledTraceparent(),
-  ]);
-  wakeWorkers(tx, rows[0]?.firstSentEventId);
-  return rows.map(({ firstSentEventId: _, ...recorded }) => recorded);
+  const deferred = events.length > INLINE_FAN_OUT_MAX_EVENTS;
+  const rows = await tx.query<RecordedEvent & { queued: string | null }>(
+    deferred ? RECORD_EVENTS_DEFERRED : RECORD_EVENTS,
+    [JSON.stringify(events), sampledTraceparent()],
+  );
+  const queued = rows[0]?.queued;
+  if (deferred && queued) tx.notifyAfterCommit(FAN_OUTS_CHANNEL, queued);
+  else wakeWorkers(tx, queued);
+  return rows.map(({ queued: _, ...recorded }) => recorded);
 }
 
 /** Records one event: see recordEvents. */
