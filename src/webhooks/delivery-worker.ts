@@ -208,7 +208,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     fanOutsWaiting = false;
     try {
       for (let done = await fanOutNext(db); done && !stopping; done = await fanOutNext(db)) {
-        log.debug(done, 'fan-out made its messages');
+        log.info(done, 'fan-out made its messages');
         if (done.messages > 0) db.notifyAfterCommit(EVENTS_CHANNEL, done.fanOutId);
       }
     } catch (error) {
