@@ -1,7 +1,8 @@
 // Webhook delivery in /metrics (docs/decisions/webhook-delivery.md, "Metrics"): what an operator
 // alerts on, read from the database at scrape time, so any API process reports the whole fleet's
 // queue however many workers there are. One statement per scrape, on indexes and kept counts only:
-// the pending messages' partial index, the subscriptions, and a day of hourly delivery counts.
+// the pending messages' partial index, the oldest waiting fan-out, the subscriptions, and a day of
+// hourly delivery counts.
 import { Gauge, type Registry } from 'prom-client';
 import type { Database } from '../db/database.ts';
 
@@ -13,6 +14,7 @@ interface DeliveryFigures {
   pending: number;
   due: number;
   oldestDueSeconds: number;
+  oldestFanOutSeconds: number;
   active: number;
   inactive: number;
   endpointFailing: number;
@@ -33,6 +35,8 @@ async function readDeliveryFigures(db: Database): Promise<DeliveryFigures> {
        COALESCE((SELECT extract(epoch FROM now() - next_attempt_at) FROM messages
                  WHERE status = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT 1), 0)::float8
          AS "oldestDueSeconds",
+       COALESCE((SELECT extract(epoch FROM now() - created_at) FROM event_fan_outs ORDER BY id LIMIT 1), 0)::float8
+         AS "oldestFanOutSeconds",
        (SELECT count(*) FROM subscriptions WHERE status = 'ACTIVE')::float8 AS active,
        (SELECT count(*) FROM subscriptions WHERE status = 'INACTIVE')::float8 AS inactive,
        (SELECT count(*) FROM subscriptions WHERE status_reason = 'ENDPOINT_FAILING')::float8 AS "endpointFailing",
@@ -89,6 +93,11 @@ export function registerDeliveryMetrics(registry: Registry, db: Database, onErro
     'ledgerhook_webhook_oldest_due_message_age_seconds',
     'How long the longest-waiting due message has been due; 0 when none is',
     (g, f) => g.set(f.oldestDueSeconds),
+  );
+  gauge(
+    'ledgerhook_webhook_oldest_fan_out_age_seconds',
+    "How long the oldest large change's fan-out has waited for the workers to make its messages; 0 when none waits",
+    (g, f) => g.set(f.oldestFanOutSeconds),
   );
   gauge(
     'ledgerhook_webhook_subscriptions',

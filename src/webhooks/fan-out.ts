@@ -11,11 +11,27 @@ export const INLINE_FAN_OUT_MAX_EVENTS = 100;
 export const FAN_OUTS_CHANNEL = 'ledgerhook_fan_outs';
 
 /**
- * Whether ACTIVE subscription `s` takes event `r`: its types include the event's, and its companies
- * the event's company, or, for an operational event, it is one of the event's owner's.
+ * The messages of the events in CTE `recorded` (id, event_type, company_id, owner, created_at),
+ * each dated by its event, so that its age counts from the change's commit: one per ACTIVE
+ * subscription of the event's type whose companies include the event's company, or, for an
+ * operational event, one of its owner's. Written as two joins rather than one with a CASE, so that
+ * the events of one company and type share one lookup of their subscriptions (PostgreSQL's Memoize):
+ * with 2,000 other companies' subscriptions to the type, 21,000 events of one company matched in
+ * 20 ms against 6.5 s, every event testing every subscription. An event's message made already is
+ * left as it is: running a fan-out again makes nothing twice.
  */
-export const SUBSCRIPTION_TAKES_EVENT = `s.status = 'ACTIVE' AND s.event_types @> ARRAY[r.event_type]
-      AND CASE WHEN r.owner IS NULL THEN r.company_id = ANY(s.companies) ELSE s.owner = r.owner END`;
+export const MESSAGES_OF_RECORDED = `INSERT INTO messages (id, subscription_id, event_id, created_at)
+    SELECT new_message_id(), s.id, r.id, r.created_at
+    FROM recorded r JOIN subscriptions s ON s.status = 'ACTIVE' AND s.companies @> ARRAY[r.company_id]
+      AND s.event_types @> ARRAY[r.event_type]
+    WHERE r.owner IS NULL
+    UNION ALL
+    SELECT new_message_id(), s.id, r.id, r.created_at
+    FROM recorded r JOIN subscriptions s ON s.status = 'ACTIVE' AND s.owner = r.owner
+      AND s.event_types @> ARRAY[r.event_type]
+    WHERE r.owner IS NOT NULL
+    ON CONFLICT (event_id, subscription_id) DO NOTHING
+    RETURNING event_id`;
 
 // The oldest waiting fan-out that no other worker is running, deleted in the statement that makes its
 // messages: both happen or neither, so a crash leaves it waiting for the next worker. The
@@ -27,23 +43,24 @@ const FAN_OUT_NEXT = `WITH taken AS (
     WHERE id = (SELECT id FROM event_fan_outs ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
     RETURNING id, event_ids
   ), recorded AS MATERIALIZED (
-    SELECT r.id, r.event_type, r.company_id, r.owner FROM taken t JOIN events r ON r.id = ANY(t.event_ids)
+    SELECT r.id, r.event_type, r.company_id, r.owner, r.created_at
+    FROM taken t JOIN events r ON r.id = ANY(t.event_ids)
   ), made AS (
-    INSERT INTO messages (id, subscription_id, event_id)
-    SELECT new_message_id(), s.id, r.id
-    FROM recorded r JOIN subscriptions s ON ${SUBSCRIPTION_TAKES_EVENT}
-    RETURNING event_id
+    ${MESSAGES_OF_RECORDED}
   )
-  SELECT (SELECT id::text FROM taken) AS "fanOutId", (SELECT count(*)::int FROM made) AS messages`;
+  SELECT (SELECT id::text FROM taken) AS "fanOutId", (SELECT count(*)::int FROM made) AS messages,
+    (SELECT min(event_id::text) FROM made) AS "firstEventId"`;
 
 export interface FanOutDone {
   fanOutId: string;
   /** The messages it made. */
   messages: number;
+  /** The first event that made a message (the events channel's payload), null when none did. */
+  firstEventId: string | null;
 }
 
 /** Runs the oldest waiting fan-out no one else runs; undefined when there is none. */
 export async function fanOutNext(db: Queryable): Promise<FanOutDone | undefined> {
-  const [row] = await db.query<{ fanOutId: string | null; messages: number }>(FAN_OUT_NEXT);
-  return row?.fanOutId ? { fanOutId: row.fanOutId, messages: row.messages } : undefined;
+  const [row] = await db.query<FanOutDone | { fanOutId: null }>(FAN_OUT_NEXT);
+  return row?.fanOutId ? row : undefined;
 }

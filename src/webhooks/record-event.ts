@@ -6,7 +6,7 @@ import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { sampledTraceparent } from '../telemetry/trace-context.ts';
 import { type EventType, findEventType } from './event-types.ts';
-import { FAN_OUTS_CHANNEL, INLINE_FAN_OUT_MAX_EVENTS, SUBSCRIPTION_TAKES_EVENT } from './fan-out.ts';
+import { FAN_OUTS_CHANNEL, INLINE_FAN_OUT_MAX_EVENTS, MESSAGES_OF_RECORDED } from './fan-out.ts';
 
 /** The channel the delivery worker listens on; the payload is an event id. */
 export const EVENTS_CHANNEL = 'ledgerhook_events';
@@ -43,10 +43,7 @@ const RECORD_ONLY = `recorded AS (
 
 // Those events, and one message per ACTIVE subscription of each event's type that reaches it.
 const RECORD_GIVEN = `${RECORD_ONLY}, fanned_out AS (
-    INSERT INTO messages (id, subscription_id, event_id)
-    SELECT new_message_id(), s.id, r.id
-    FROM recorded r JOIN subscriptions s ON ${SUBSCRIPTION_TAKES_EVENT}
-    RETURNING event_id
+    ${MESSAGES_OF_RECORDED}
   )`;
 
 /** The first event of the statement's `fanned_out` that made a message, or null when none did. */

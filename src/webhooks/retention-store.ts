@@ -23,7 +23,8 @@ export async function deleteEndedMessages(db: Queryable, retentionMs: number, ba
 /**
  * Deletes up to `batchSize` events older than `retentionMs` that no message needs any more (their
  * messages were deleted, or they had none). An event with a message left, pending or kept, stays:
- * the message's payload is the event's data.
+ * the message's payload is the event's data. So does one whose fan-out still waits for the workers
+ * (fan-out.ts): its messages are not made yet (read once per statement, as a hashed set).
  */
 export async function deleteUnneededEvents(db: Queryable, retentionMs: number, batchSize: number): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
@@ -31,6 +32,7 @@ export async function deleteUnneededEvents(db: Queryable, retentionMs: number, b
        SELECT e.id FROM events e
        WHERE e.created_at < now() - $1 * interval '1 millisecond'
          AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.event_id = e.id)
+         AND e.id NOT IN (SELECT unnest(f.event_ids) FROM event_fan_outs f)
        ORDER BY e.created_at LIMIT $2 FOR UPDATE OF e SKIP LOCKED)
      RETURNING id`,
     [retentionMs, batchSize],

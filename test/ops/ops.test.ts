@@ -61,7 +61,13 @@ describe('operations endpoints', () => {
        VALUES ($1, date_trunc('hour', now()), 7, 3, 1), ($1, date_trunc('hour', now()) - interval '30 hours', 100, 100, 100)`,
       [id],
     );
+    // A large change's fan-out waiting for the workers since two minutes.
+    await t.db.query(
+      `INSERT INTO event_fan_outs (event_ids, created_at) VALUES ('{}', now() - interval '120 seconds')`,
+    );
     const { text } = await t.request('GET', '/metrics');
+    const fanOutAge = metric(text, 'ledgerhook_webhook_oldest_fan_out_age_seconds');
+    assert.ok(fanOutAge >= 120 && fanOutAge < 3600, `oldest fan-out age ${fanOutAge}`);
     assert.equal(metric(text, 'ledgerhook_webhook_messages_pending'), 2);
     assert.equal(metric(text, 'ledgerhook_webhook_messages_due'), 1);
     const age = metric(text, 'ledgerhook_webhook_oldest_due_message_age_seconds');

@@ -7,8 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../../src/db/database.ts';
 import { fanOutNext, INLINE_FAN_OUT_MAX_EVENTS } from '../../../src/webhooks/fan-out.ts';
 import { type NewEvent, recordEvents } from '../../../src/webhooks/record-event.ts';
+import { deleteUnneededEvents } from '../../../src/webhooks/retention-store.ts';
 import { openTestDatabase } from '../../support/database.ts';
-import { EVENT_TYPE, insertSubscription, startReceiver, startTestWorker } from './fixtures.ts';
+import { EVENT_TYPE, emitEvent, insertSubscription, startReceiver, startTestWorker } from './fixtures.ts';
 
 const URL = 'https://hooks.example.com/in';
 const LARGE = INLINE_FAN_OUT_MAX_EVENTS + 1;
@@ -104,6 +105,62 @@ describe('a large change fanned out by the workers', { timeout: 30_000 }, () => 
     await Promise.all([fanOutNext(db), fanOutNext(db), fanOutNext(db)]);
     while ((await waitingFanOuts(eventIds)) > 0) await fanOutNext(db);
     assert.deepEqual(await messagesOfEvents(eventIds), { all: 4 * LARGE, distinct: 4 * LARGE });
+  });
+
+  it('makes nothing twice when run again over events that have their messages', async () => {
+    const company = randomUUID();
+    await insertSubscription(db, { endpointUrl: URL, companies: [company] });
+    const eventIds = await recordChange(company, INLINE_FAN_OUT_MAX_EVENTS);
+    await db.query('INSERT INTO event_fan_outs (event_ids) VALUES ($1::uuid[])', [eventIds]);
+    while ((await waitingFanOuts(eventIds)) > 0) await fanOutNext(db);
+    const counts = await messagesOfEvents(eventIds);
+    assert.deepEqual(counts, { all: INLINE_FAN_OUT_MAX_EVENTS, distinct: INLINE_FAN_OUT_MAX_EVENTS });
+  });
+
+  it("dates each message by its event, and retention keeps a waiting fan-out's events", async () => {
+    const company = randomUUID();
+    await insertSubscription(db, { endpointUrl: URL, companies: [company] });
+    const eventIds = await recordChange(company, LARGE);
+    // Retention of 0: every event without a message is past it, but these are still owed theirs.
+    await deleteUnneededEvents(db, 0, 10_000);
+    const [kept] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE id = ANY($1::uuid[])', [
+      eventIds,
+    ]);
+    assert.equal(kept?.n, LARGE);
+    while ((await waitingFanOuts(eventIds)) > 0) await fanOutNext(db);
+    const [dates] = await db.query<{ differing: number }>(
+      `SELECT count(*)::int AS differing FROM messages m JOIN events e ON e.id = m.event_id
+       WHERE m.event_id = ANY($1::uuid[]) AND m.created_at <> e.created_at`,
+      [eventIds],
+    );
+    assert.equal(dates?.differing, 0);
+  });
+
+  it('never stops a worker delivering: a fan-out that fails waits for the next poll', async () => {
+    await db.query('DELETE FROM messages');
+    const receiver = await startReceiver();
+    let failures = 0;
+    const failingFanOuts: Database = {
+      ...db,
+      query: (sql, params, options) => {
+        if (sql.includes('DELETE FROM event_fan_outs')) {
+          failures++;
+          return Promise.reject(new Error('the fan-out failed'));
+        }
+        return db.query(sql, params, options);
+      },
+    };
+    const worker = await startTestWorker(failingFanOuts);
+    try {
+      const company = randomUUID();
+      await insertSubscription(db, { endpointUrl: `${receiver.url}small`, companies: [company] });
+      await emitEvent(db, company);
+      await receiver.nth(1);
+      assert.ok(failures > 0, 'the worker tried a fan-out');
+    } finally {
+      await worker.stop();
+      await receiver.close();
+    }
   });
 
   it('is run by a delivery worker, which then delivers every message', async () => {
