@@ -11,27 +11,30 @@ export const INLINE_FAN_OUT_MAX_EVENTS = 100;
 export const FAN_OUTS_CHANNEL = 'ledgerhook_fan_outs';
 
 /**
- * The messages of the events in CTE `recorded` (id, event_type, company_id, owner, created_at),
- * each dated by its event, so that its age counts from the change's commit: one per ACTIVE
+ * Two CTEs making the messages of the events in CTE `recorded` (id, event_type, company_id, owner,
+ * created_at), the second named `name` (answering each message's event_id): one message per ACTIVE
  * subscription of the event's type whose companies include the event's company, or, for an
- * operational event, one of its owner's. Written as two joins rather than one with a CASE, so that
- * the events of one company and type share one lookup of their subscriptions (PostgreSQL's Memoize):
- * with 2,000 other companies' subscriptions to the type, 21,000 events of one company matched in
- * 20 ms against 6.5 s, every event testing every subscription. An event's message made already is
- * left as it is: running a fan-out again makes nothing twice.
+ * operational event, one of its owner's. The subscriptions are looked up once per distinct company
+ * (or owner) and type, not once per event: with 300 other companies' subscriptions to the type,
+ * testing each against each of a batch's 1,000 events took 100 ms of a 170 ms fan-out. Each message
+ * is dated by its event, so its age counts from the change's commit; a message already made for an
+ * event is left as it is, so running a fan-out again makes nothing twice.
  */
-export const MESSAGES_OF_RECORDED = `INSERT INTO messages (id, subscription_id, event_id, created_at)
-    SELECT new_message_id(), s.id, r.id, r.created_at
-    FROM recorded r JOIN subscriptions s ON s.status = 'ACTIVE' AND s.companies @> ARRAY[r.company_id]
-      AND s.event_types @> ARRAY[r.event_type]
-    WHERE r.owner IS NULL
-    UNION ALL
-    SELECT new_message_id(), s.id, r.id, r.created_at
-    FROM recorded r JOIN subscriptions s ON s.status = 'ACTIVE' AND s.owner = r.owner
-      AND s.event_types @> ARRAY[r.event_type]
-    WHERE r.owner IS NOT NULL
+export function messagesOfRecorded(name: string): string {
+  return `targets AS MATERIALIZED (
+    SELECT k.company_id, k.owner, k.event_type, s.id AS subscription_id
+    FROM (SELECT DISTINCT company_id, owner, event_type FROM recorded) k
+    JOIN subscriptions s ON s.status = 'ACTIVE' AND s.event_types @> ARRAY[k.event_type]
+      AND CASE WHEN k.owner IS NULL THEN k.company_id = ANY(s.companies) ELSE s.owner = k.owner END
+  ), ${name} AS (
+    INSERT INTO messages (id, subscription_id, event_id, created_at)
+    SELECT new_message_id(), t.subscription_id, r.id, r.created_at
+    FROM recorded r JOIN targets t ON t.event_type = r.event_type
+      AND t.company_id IS NOT DISTINCT FROM r.company_id AND t.owner IS NOT DISTINCT FROM r.owner
     ON CONFLICT (event_id, subscription_id) DO NOTHING
-    RETURNING event_id`;
+    RETURNING event_id
+  )`;
+}
 
 // The oldest waiting fan-out that no other worker is running, deleted in the statement that makes its
 // messages: both happen or neither, so a crash leaves it waiting for the next worker. The
@@ -45,9 +48,7 @@ const FAN_OUT_NEXT = `WITH taken AS (
   ), recorded AS MATERIALIZED (
     SELECT r.id, r.event_type, r.company_id, r.owner, r.created_at
     FROM taken t JOIN events r ON r.id = ANY(t.event_ids)
-  ), made AS (
-    ${MESSAGES_OF_RECORDED}
-  )
+  ), ${messagesOfRecorded('made')}
   SELECT (SELECT id::text FROM taken) AS "fanOutId", (SELECT count(*)::int FROM made) AS messages,
     (SELECT min(event_id::text) FROM made) AS "firstEventId"`;
 

@@ -6,7 +6,7 @@ import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { sampledTraceparent } from '../telemetry/trace-context.ts';
 import { type EventType, findEventType } from './event-types.ts';
-import { FAN_OUTS_CHANNEL, INLINE_FAN_OUT_MAX_EVENTS, MESSAGES_OF_RECORDED } from './fan-out.ts';
+import { FAN_OUTS_CHANNEL, INLINE_FAN_OUT_MAX_EVENTS, messagesOfRecorded } from './fan-out.ts';
 
 /** The channel the delivery worker listens on; the payload is an event id. */
 export const EVENTS_CHANNEL = 'ledgerhook_events';
@@ -42,9 +42,7 @@ const RECORD_ONLY = `recorded AS (
   )`;
 
 // Those events, and one message per ACTIVE subscription of each event's type that reaches it.
-const RECORD_GIVEN = `${RECORD_ONLY}, fanned_out AS (
-    ${MESSAGES_OF_RECORDED}
-  )`;
+const RECORD_GIVEN = `${RECORD_ONLY}, ${messagesOfRecorded('fanned_out')}`;
 
 /** The first event of the statement's `fanned_out` that made a message, or null when none did. */
 export const FIRST_SENT_EVENT = '(SELECT min(event_id::text) FROM fanned_out)';
