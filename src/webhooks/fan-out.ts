@@ -16,16 +16,24 @@ export const FAN_OUTS_CHANNEL = 'ledgerhook_fan_outs';
  * subscription of the event's type whose companies include the event's company, or, for an
  * operational event, one of its owner's. The subscriptions are looked up once per distinct company
  * (or owner) and type, not once per event: with 300 other companies' subscriptions to the type,
- * testing each against each of a batch's 1,000 events took 100 ms of a 170 ms fan-out. Each message
+ * testing each against each of a batch's 1,000 events took 100 ms of a 170 ms fan-out. They are found
+ * by the company's index (migration 0041), the type tested on those few only (`= ANY`, which no index
+ * serves, so that the planner does not read every subscription to the type instead). Each message
  * is dated by its event, so its age counts from the change's commit; a message already made for an
  * event is left as it is, so running a fan-out again makes nothing twice.
  */
 export function messagesOfRecorded(name: string): string {
-  return `targets AS MATERIALIZED (
+  return `event_keys AS MATERIALIZED (
+    SELECT DISTINCT company_id, owner, event_type FROM recorded
+  ), targets AS MATERIALIZED (
     SELECT k.company_id, k.owner, k.event_type, s.id AS subscription_id
-    FROM (SELECT DISTINCT company_id, owner, event_type FROM recorded) k
-    JOIN subscriptions s ON s.status = 'ACTIVE' AND s.event_types @> ARRAY[k.event_type]
-      AND CASE WHEN k.owner IS NULL THEN k.company_id = ANY(s.companies) ELSE s.owner = k.owner END
+    FROM event_keys k JOIN subscriptions s ON s.status = 'ACTIVE' AND s.companies @> ARRAY[k.company_id]
+      AND k.event_type = ANY(s.event_types)
+    WHERE k.owner IS NULL
+    UNION ALL
+    SELECT k.company_id, k.owner, k.event_type, s.id
+    FROM event_keys k JOIN subscriptions s ON s.status = 'ACTIVE' AND s.owner = k.owner AND k.event_type = ANY(s.event_types)
+    WHERE k.owner IS NOT NULL
   ), ${name} AS (
     INSERT INTO messages (id, subscription_id, event_id, created_at)
     SELECT new_message_id(), t.subscription_id, r.id, r.created_at

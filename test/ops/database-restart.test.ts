@@ -179,13 +179,14 @@ describe('PostgreSQL restarted under load', { timeout: 120_000, skip: await need
     assert.deepEqual(wrong, [], 'every answer is 2xx or 503 with Retry-After');
     assert.equal(served.child.exitCode, null, `the process is still running:\n${served.output().slice(-4000)}`);
 
-    // Both LISTEN connections (delivery wake-ups, credential revocations) are back on the new server.
+    // The LISTEN connections (delivery wake-ups, large changes' fan-outs, credential revocations) are
+    // back on the new server.
     await waitFor(async () => {
       const listening = await cluster.psql(
         "SELECT string_agg(query, ',' ORDER BY query) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'",
       );
-      return listening === 'LISTEN "ledgerhook_credentials",LISTEN "ledgerhook_events"';
-    }, 'both LISTEN connections are back');
+      return listening === 'LISTEN "ledgerhook_credentials",LISTEN "ledgerhook_events",LISTEN "ledgerhook_fan_outs"';
+    }, 'the three LISTEN connections are back');
     // A new event after the outage is delivered.
     const last = check('create export job', await createJob());
     assert.equal(last.status, 201, last.body);
