@@ -1,10 +1,9 @@
 // The delivery worker (docs/decisions/webhook-delivery.md): claims due messages, sends them,
 // records every attempt, and makes the messages of large changes that left their fan-out to the
 // workers (fan-out.ts). It wakes on the events channel (an event committed), on the fan-outs
-// channel, on a timer set for
-// the earliest scheduled retry, when an attempt ends (a slot freed), and on a slow poll that
-// catches missed notifications and expired leases of dead workers. Several workers, in one process
-// or many, share the queue.
+// channel, on a timer set for the earliest scheduled retry, when an attempt ends (a slot freed), and
+// on a slow poll that catches missed notifications, waiting fan-outs and expired leases of dead
+// workers. Several workers, in one process or many, share the queue.
 // While the database is out of reach the polls back off; the LISTEN connection's return (or any
 // notification) ends the back-off at once (docs/decisions/database-outages.md).
 import { randomBytes } from 'node:crypto';

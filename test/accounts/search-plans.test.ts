@@ -13,20 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { type AccountFilters, searchAccounts } from '../../src/accounts/store.ts';
 import type { Database, Queryable } from '../../src/db/database.ts';
 import { openTestDatabase } from '../support/database.ts';
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  'Index Cond'?: string;
-  'Index Name'?: string;
-  Filter?: string;
-  'Heap Fetches'?: number;
-  Plans?: PlanNode[];
-}
+import { explainAnalyzed, type PlanNode } from '../support/explain.ts';
 
 const ACCOUNTS = 20_000;
 const MATCHES = 1_000;
@@ -100,15 +87,8 @@ async function rowsExamined(filters: Partial<AccountFilters>, sortKey: string): 
   return examined(await explain(statement.sql, statement.params));
 }
 
-async function explain(sql: string, params: readonly unknown[], on: Queryable = db): Promise<PlanNode> {
-  const [row] = await on.query<{ 'QUERY PLAN': { Plan: PlanNode }[] | string }>(
-    `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
-    params,
-  );
-  const plan = row?.['QUERY PLAN'];
-  const [explained] = typeof plan === 'string' ? (JSON.parse(plan) as { Plan: PlanNode }[]) : (plan ?? []);
-  assert.ok(explained, 'EXPLAIN answered a plan');
-  return explained.Plan;
+function explain(sql: string, params: readonly unknown[], on: Queryable = db): Promise<PlanNode> {
+  return explainAnalyzed(on, sql, params);
 }
 
 function examined(node: PlanNode): number {

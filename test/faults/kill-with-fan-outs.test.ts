@@ -10,6 +10,7 @@ import type { Queryable } from '../../src/db/database.ts';
 import { type NewEvent, recordEvents } from '../../src/webhooks/record-event.ts';
 import { TEST_DATABASE_URL } from '../support/database.ts';
 import { EVENT_TYPE } from '../support/delivery-fixtures.ts';
+import { waitFor } from '../support/outage-requests.ts';
 import { SERVICE_ENV, SeededService } from './seeded-service.ts';
 
 const FAN_OUT_DONE = 'fan-out made its messages';
@@ -43,7 +44,10 @@ describe(`a service killed with fan-outs waiting (${DATABASE})`, { timeout: 180_
     assert.deepEqual(await fixture.inspect(fanOutState), { waiting: CHANGES, messages: 0, distinct: 0 });
 
     const first = await fixture.start(SERVICE_ENV);
-    await until(async () => (await fixture.firstMessage(first, subscriptionId, 'pending')) !== undefined);
+    await waitFor(
+      async () => (await fixture.firstMessage(first, subscriptionId, 'pending')) !== undefined,
+      'a fan-out has made its messages',
+    );
     await first.kill();
 
     const killed = await fixture.inspect(fanOutState);
@@ -56,7 +60,10 @@ describe(`a service killed with fan-outs waiting (${DATABASE})`, { timeout: 180_
     );
 
     const second = await fixture.start(SERVICE_ENV);
-    await until(async () => second.output().split(FAN_OUT_DONE).length - 1 >= killed.waiting);
+    await waitFor(
+      async () => second.output().split(FAN_OUT_DONE).length - 1 >= killed.waiting,
+      'the restarted service ran the waiting fan-outs',
+    );
     await second.stop();
     const total = CHANGES * EVENTS_PER_CHANGE;
     assert.deepEqual(await fixture.inspect(fanOutState), { waiting: 0, messages: total, distinct: total });
@@ -71,12 +78,4 @@ async function fanOutState(db: Queryable) {
        (SELECT count(DISTINCT event_id)::int FROM messages) AS distinct`,
   );
   return row as { waiting: number; messages: number; distinct: number };
-}
-
-/** Polls `condition` every 20 ms until it holds (bounded by the suite's time-out). */
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  for (;;) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -9,16 +9,8 @@ import type { Database, Queryable } from '../../../src/db/database.ts';
 import { fanOutNext, INLINE_FAN_OUT_MAX_EVENTS } from '../../../src/webhooks/fan-out.ts';
 import { type NewEvent, recordEvents } from '../../../src/webhooks/record-event.ts';
 import { openTestDatabase } from '../../support/database.ts';
+import { explainAnalyzed, type PlanNode } from '../../support/explain.ts';
 import { EVENT_TYPE, insertSubscription } from './fixtures.ts';
-
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
 
 const OTHER_COMPANIES = 500;
 // The company's two, and what an empty branch for operational events starts to read: not the 500.
@@ -62,12 +54,7 @@ async function planOf(marker: string, work: (tx: Queryable) => Promise<unknown>)
         ...tx,
         query: async <Row>(sql: string, params?: readonly unknown[], options?: object): Promise<Row[]> => {
           if (!sql.includes(marker)) return tx.query<Row>(sql, params, options);
-          const [row] = await tx.query<{ 'QUERY PLAN': { Plan: PlanNode }[] | string }>(
-            `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
-            params,
-          );
-          const explained = row?.['QUERY PLAN'];
-          plan = (typeof explained === 'string' ? JSON.parse(explained) : explained)?.[0]?.Plan;
+          plan = await explainAnalyzed(tx, sql, params);
           return [];
         },
       };
