@@ -6,7 +6,6 @@ import type { Database } from '../db/database.ts';
 import { assertCompanyAccess } from '../http/authenticate.ts';
 import { validationError } from '../http/problem.ts';
 import { compileBodyValidator } from '../http/validation.ts';
-import { recordEvents } from '../webhooks/record-event.ts';
 import { metadataProblem, sameMutableFields } from './operations.ts';
 import * as store from './store.ts';
 import {
@@ -123,26 +122,15 @@ async function storeCandidates(
 }
 
 /**
- * Inserts the candidates and records one v1.account.created per account inserted, in the candidates'
- * (item) order, in a transaction of its own, so that a deadlock with a concurrent batch is retried.
+ * Inserts the candidates with one v1.account.created per account inserted, in the candidates' (item)
+ * order, in a transaction of its own, so that a deadlock with a concurrent batch is retried.
  */
 async function insertRecordingEvents(
   db: Database,
   companyId: string,
   candidates: Candidate[],
 ): Promise<store.InsertedAccount[]> {
-  return db.transaction(async (tx) => {
-    const rows = await store.insertAccounts(tx, companyId, candidates);
-    const jsonOf = new Map(rows.map((row) => [row.externalId, row.json]));
-    const events = candidates.flatMap(({ externalId }) => {
-      const json = jsonOf.get(externalId);
-      return json === undefined
-        ? []
-        : [{ eventType: 'v1.account.created' as const, companyId, data: JSON.parse(json) }];
-    });
-    await recordEvents(tx, events);
-    return rows;
-  });
+  return db.transaction((tx) => store.insertAccounts(tx, companyId, candidates));
 }
 
 type Verdict = { account: Candidate } | { reasons: BatchFailureReason[]; externalId: string | undefined };

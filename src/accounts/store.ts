@@ -7,7 +7,15 @@ import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PagePosition } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
 import { sampledTraceparent } from '../telemetry/trace-context.ts';
-import { FIRST_SENT_EVENT, recordingEventsOf, wakeWorkers } from '../webhooks/record-event.ts';
+import { INLINE_FAN_OUT_MAX_EVENTS } from '../webhooks/fan-out.ts';
+import {
+  DEFERRED_FAN_OUT,
+  FIRST_SENT_EVENT,
+  recordingEventsDeferredOf,
+  recordingEventsOf,
+  wakeFanOutWorkers,
+  wakeWorkers,
+} from '../webhooks/record-event.ts';
 import { excludedAccountIds, notAssignedConditions } from './assigned-accounts.ts';
 import type { Account } from './schemas.ts';
 
@@ -97,12 +105,36 @@ export async function insertAccount(db: Queryable, account: NewAccount): Promise
   return row && { id: row.id, companyId: row.companyId, json: row.json };
 }
 
+// A batch's statement: the accounts, skipping each whose externalId is taken, and one
+// v1.account.created per account inserted, in the accounts' order (`position`), its data the JSON the
+// insert made. Rows go in externalId order, so that two batches that share externalIds wait for each
+// other in the same order instead of deadlocking. Only the externalId and JSON of each inserted row
+// are read back: it holds the fields the batch asked for.
+function insertAccountsStatement(recording: (given: string) => string, queued: string): string {
+  return `WITH input AS (
+      SELECT * FROM jsonb_to_recordset($2::jsonb) AS a(id uuid, external_id text, name text, archived boolean,
+        code text, tax_code_external_id text, metadata jsonb, accounting_system text, position int)
+    ), inserted AS (
+      INSERT INTO accounts (id, company_id, external_id, name, archived, code, tax_code_external_id, metadata,
+        accounting_system)
+      SELECT a.id, $1, a.external_id, a.name, a.archived, a.code, a.tax_code_external_id, nullif(a.metadata, 'null'),
+        a.accounting_system
+      FROM input a ORDER BY a.external_id COLLATE "C"
+      ON CONFLICT (company_id, external_id) DO NOTHING
+      RETURNING external_id, api_json
+    ), ${recording(`SELECT 'v1.account.created' AS event_type, $1::uuid AS company_id, NULL AS owner,
+      i.api_json::jsonb AS data, NULL::jsonb AS previous_attributes, $3::text AS traceparent, a.position
+      FROM inserted i JOIN input a USING (external_id)`)}
+    SELECT external_id AS "externalId", api_json AS json, ${queued} AS queued FROM inserted`;
+}
+const INSERT_ACCOUNTS = insertAccountsStatement(recordingEventsOf, FIRST_SENT_EVENT);
+const INSERT_ACCOUNTS_DEFERRED = insertAccountsStatement(recordingEventsDeferredOf, DEFERRED_FAN_OUT);
+
 /**
- * Inserts the accounts of one company in one statement, skipping each whose externalId is taken,
- * and returns the externalId and JSON of those inserted: a row the batch inserted holds the fields
- * it asked for, so nothing else is read back (on PGlite, reading every column of 1,000 rows back
- * took about 10 ms of the statement's 75). Rows go in externalId order, so that two batches that share
- * externalIds wait for each other in the same order instead of deadlocking.
+ * Inserts the accounts of one company in one statement with their v1.account.created events, and
+ * returns the externalId and JSON of those inserted. A batch of more than INLINE_FAN_OUT_MAX_EVENTS
+ * accounts leaves its events' fan-out to the workers (docs/decisions/events.md), decided by the
+ * accounts it tries, since how many are new is known only once the statement has run.
  */
 export async function insertAccounts(
   db: Queryable,
@@ -111,7 +143,7 @@ export async function insertAccounts(
 ): Promise<InsertedAccount[]> {
   // The ids are drawn here: PGlite's gen_random_uuid() opens, reads and closes /dev/urandom for each
   // row, about 8 ms of a 1,000-row insert's 70 (docs/decisions/chart-of-accounts-v1.md, "Speed").
-  const rows = accounts.map((account) => ({
+  const rows = accounts.map((account, position) => ({
     id: randomUUID(),
     external_id: account.externalId,
     name: account.name,
@@ -120,19 +152,17 @@ export async function insertAccounts(
     tax_code_external_id: account.taxCodeExternalId,
     metadata: account.metadata,
     accounting_system: account.accountingSystem,
+    position,
   }));
-  return db.query<InsertedAccount>(
-    `INSERT INTO accounts (id, company_id, external_id, name, archived, code, tax_code_external_id, metadata,
-       accounting_system)
-     SELECT a.id, $1, a.external_id, a.name, a.archived, a.code, a.tax_code_external_id, nullif(a.metadata, 'null'),
-       a.accounting_system
-     FROM jsonb_to_recordset($2::jsonb) AS a(id uuid, external_id text, name text, archived boolean, code text,
-       tax_code_external_id text, metadata jsonb, accounting_system text)
-     ORDER BY a.external_id COLLATE "C"
-     ON CONFLICT (company_id, external_id) DO NOTHING
-     RETURNING external_id AS "externalId", api_json AS json`,
-    [companyId, JSON.stringify(rows)],
+  const deferred = accounts.length > INLINE_FAN_OUT_MAX_EVENTS;
+  const inserted = await db.query<InsertedAccount & { queued: string | null }>(
+    deferred ? INSERT_ACCOUNTS_DEFERRED : INSERT_ACCOUNTS,
+    [companyId, JSON.stringify(rows), sampledTraceparent()],
   );
+  const queued = inserted[0]?.queued;
+  if (deferred) wakeFanOutWorkers(db, queued);
+  else wakeWorkers(db, queued);
+  return inserted.map(({ externalId, json }) => ({ externalId, json }));
 }
 
 /** The company's accounts with any of these externalIds. */

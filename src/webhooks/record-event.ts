@@ -47,10 +47,13 @@ const RECORD_GIVEN = `${RECORD_ONLY}, ${messagesOfRecorded('fanned_out')}`;
 /** The first event of the statement's `fanned_out` that made a message, or null when none did. */
 export const FIRST_SENT_EVENT = '(SELECT min(event_id::text) FROM fanned_out)';
 
-// Those events, and their fan-out left to the workers: one row naming them all.
+// Those events, and their fan-out left to the workers: one row naming them all, none when there are none.
 const RECORD_GIVEN_DEFERRED = `${RECORD_ONLY}, deferred AS (
-    INSERT INTO event_fan_outs (event_ids) SELECT array_agg(id) FROM recorded RETURNING id
+    INSERT INTO event_fan_outs (event_ids) SELECT array_agg(id) FROM recorded HAVING count(*) > 0 RETURNING id
   )`;
+
+/** The deferred fan-out of a statement's RECORD_GIVEN_DEFERRED, or null when it recorded no event. */
+export const DEFERRED_FAN_OUT = '(SELECT id::text FROM deferred)';
 
 // One statement for any number of events, given as a JSON array of NewEvent, all recorded under the
 // trace context $2 (the traceparent of the span that records them, when it is sampled). `queued`
@@ -66,7 +69,7 @@ const RECORD_EVENTS = `WITH ${GIVEN_EVENTS}, ${RECORD_GIVEN}
   SELECT ${RECORDED_COLUMNS}, ${FIRST_SENT_EVENT} AS queued
   FROM recorded ORDER BY sequence`;
 const RECORD_EVENTS_DEFERRED = `WITH ${GIVEN_EVENTS}, ${RECORD_GIVEN_DEFERRED}
-  SELECT ${RECORDED_COLUMNS}, (SELECT id::text FROM deferred) AS queued
+  SELECT ${RECORDED_COLUMNS}, ${DEFERRED_FAN_OUT} AS queued
   FROM recorded ORDER BY sequence`;
 
 /**
@@ -82,12 +85,26 @@ export function recordingEventsOf(given: string): string {
 }
 
 /**
+ * As recordingEventsOf, for a change that may record more than INLINE_FAN_OUT_MAX_EVENTS events (a
+ * large batch): the events, and their fan-out left to the workers. The statement's select list then
+ * takes DEFERRED_FAN_OUT, and its caller hands that to wakeFanOutWorkers.
+ */
+export function recordingEventsDeferredOf(given: string): string {
+  return `given AS (${given}), ${RECORD_GIVEN_DEFERRED}`;
+}
+
+/**
  * Wakes the delivery workers once the work that queued messages commits, when `queued` names what it
  * queued (an event or a message id, for the logs; a FIRST_SENT_EVENT is null when nothing was).
  * Never for rolled-back work. A wake-up lost to a crash only delays delivery until the workers poll.
  */
 export function wakeWorkers(db: Queryable, queued: string | null | undefined): void {
   if (queued) db.notifyAfterCommit(EVENTS_CHANNEL, queued);
+}
+
+/** Wakes a worker to run the deferred fan-out `fanOutId` once it commits; none when it is null. */
+export function wakeFanOutWorkers(db: Queryable, fanOutId: string | null | undefined): void {
+  if (fanOutId) db.notifyAfterCommit(FAN_OUTS_CHANNEL, fanOutId);
 }
 
 /**
@@ -106,7 +123,7 @@ export async function recordEvents(tx: Queryable, events: readonly NewEvent[]): 
     [JSON.stringify(events), sampledTraceparent()],
   );
   const queued = rows[0]?.queued;
-  if (deferred && queued) tx.notifyAfterCommit(FAN_OUTS_CHANNEL, queued);
+  if (deferred) wakeFanOutWorkers(tx, queued);
   else wakeWorkers(tx, queued);
   return rows.map(({ queued: _, ...recorded }) => recorded);
 }
