@@ -46,7 +46,8 @@ export interface GetByIdTarget {
   body: (url: string) => Promise<string>;
 }
 
-const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux
+/** Microseconds per /proc clock tick: USER_HZ is 100 on Linux. */
+export const TICK_US = 1e6 / 100;
 
 export async function measureCpu(
   target: GetByIdTarget,

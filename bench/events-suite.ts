@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { mintToken } from '../src/auth/mint-token.ts';
 import { openDatabase } from '../src/db/open-database.ts';
+import { postgresTicks, TICK_US, ticksOf } from './cpu.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { median } from './median.ts';
 import { type Child, startService } from './processes.ts';
@@ -38,7 +39,10 @@ export interface EventsFigures {
   /** Median per-request latency and requests per second of the single creates, per company. */
   quiet: CreateRun;
   heard: CreateRun;
-  /** 1,000 single creates with three listeners, seconds; one batch of 1,000, milliseconds. */
+  /**
+   * 1,000 single creates with three listeners, seconds (the median of up to three rounds); one batch
+   * of 1,000, milliseconds.
+   */
   threeListenersSingleSeconds: number;
   batch: Latency;
   feed: { firstPage: Latency; nextPage: Latency; rareTypePage: Latency; events: number };
@@ -47,6 +51,8 @@ export interface EventsFigures {
 interface CreateRun {
   rps: number;
   latency: Latency;
+  /** Median CPU per create, microseconds: the service's, and on PostgreSQL the server's processes'. */
+  cpuUs: number;
 }
 
 const ACCOUNT_SCOPES = 'accounts:write';
@@ -73,6 +79,10 @@ export async function runEventsSuite(
     });
     try {
       const client = apiClient(service, settings.secret);
+      // CPU ticks the writes cost: the service's, and on PostgreSQL the server's (cpu.ts).
+      const ticks = () => ticksOf(service.pid) + (kind === 'postgres' ? postgresTicks() : 0);
+      const createSingly = (company: string, count: number, prefix: string) =>
+        createSinglyTimed(client, company, count, settings.clients, prefix, ticks);
       const quietCompany = randomUUID();
       const heardCompany = randomUUID();
       const threeCompany = randomUUID();
@@ -80,16 +90,19 @@ export async function runEventsSuite(
       await client.subscribe(threeCompany, 3);
 
       // Untimed: the service's plans and connections warm up on a company of its own.
-      await createSingly(client, randomUUID(), settings.singles, settings.clients, 'warm-up');
+      await createSingly(randomUUID(), settings.singles, 'warm-up');
       const quiet: SinglesRun[] = [];
       const heard: SinglesRun[] = [];
       for (let round = 0; round < settings.rounds; round++) {
-        quiet.push(await createSingly(client, quietCompany, settings.singles, settings.clients, `q${round}`));
-        heard.push(await createSingly(client, heardCompany, settings.singles, settings.clients, `h${round}`));
+        quiet.push(await createSingly(quietCompany, settings.singles, `q${round}`));
+        heard.push(await createSingly(heardCompany, settings.singles, `h${round}`));
         log(`${kind}: round ${round + 1} of single creates`);
       }
-      const threeListenersSingleSeconds = (await createSingly(client, threeCompany, 1000, settings.clients, 'three'))
-        .seconds;
+      const threeListenersRounds: number[] = [];
+      for (let round = 0; round < Math.min(3, settings.rounds); round++) {
+        threeListenersRounds.push((await createSingly(threeCompany, 1000, `three${round}`)).seconds);
+      }
+      const threeListenersSingleSeconds = median(threeListenersRounds);
       const batchLatencies: number[] = [];
       for (let i = 0; i < settings.batches; i++) {
         const items = accountItems(`batch-${i}`, 1000);
@@ -192,15 +205,18 @@ interface SinglesRun {
   /** Each request's milliseconds. */
   latencies: number[];
   seconds: number;
+  /** CPU ticks spent meanwhile (`ticks`). */
+  ticks: number;
 }
 
-/** Creates `count` accounts one request each, `clients` at a time. */
-async function createSingly(
+/** Creates `count` accounts one request each, `clients` at a time, and counts the CPU `ticks` spent. */
+async function createSinglyTimed(
   client: ApiClient,
   company: string,
   count: number,
   clients: number,
   prefix: string,
+  ticks: () => number,
 ): Promise<SinglesRun> {
   const items = accountItems(prefix, count);
   const latencies: number[] = [];
@@ -211,15 +227,17 @@ async function createSingly(
       latencies.push(await timed(() => client.post('/v1/chart-of-accounts', company, { ...item, companyId: company })));
     }
   };
+  const ticksBefore = ticks();
   const started = performance.now();
   await Promise.all(Array.from({ length: clients }, worker));
-  return { latencies, seconds: (performance.now() - started) / 1000 };
+  return { latencies, seconds: (performance.now() - started) / 1000, ticks: ticks() - ticksBefore };
 }
 
 /** The rounds' median throughput, and the latencies of all their requests. */
 function toRun(rounds: SinglesRun[]): CreateRun {
   const rps = median(rounds.map((round) => round.latencies.length / round.seconds));
-  return { rps, latency: percentiles(rounds.flatMap((round) => round.latencies)) };
+  const cpuUs = median(rounds.map((round) => (round.ticks * TICK_US) / round.latencies.length));
+  return { rps, latency: percentiles(rounds.flatMap((round) => round.latencies)), cpuUs };
 }
 
 function accountItems(prefix: string, count: number) {
@@ -286,10 +304,12 @@ export function formatEventsTable(
   const ms = (l: Latency) => `${l.p50Ms.toFixed(1)} / ${l.p99Ms.toFixed(1)} ms`;
   const writes = figures.map((f) => {
     const cost = (100 * (f.quiet.rps / f.heard.rps - 1)).toFixed(1);
+    const cpuCost = (100 * (f.heard.cpuUs / f.quiet.cpuUs - 1)).toFixed(1);
     // Both figures are of 1,000 accounts: singles in seconds, a batch in milliseconds.
     const speedup = (1000 * f.threeListenersSingleSeconds) / f.batch.p50Ms;
     return (
-      `| ${f.db} | ${Math.round(f.quiet.rps)} rps, ${ms(f.quiet.latency)} | ${Math.round(f.heard.rps)} rps, ${ms(f.heard.latency)} | ${cost} % | ` +
+      `| ${f.db} | ${Math.round(f.quiet.rps)} rps, ${ms(f.quiet.latency)}, ${Math.round(f.quiet.cpuUs)} µs | ` +
+      `${Math.round(f.heard.rps)} rps, ${ms(f.heard.latency)}, ${Math.round(f.heard.cpuUs)} µs | ${cost} % / ${cpuCost} % | ` +
       `${f.threeListenersSingleSeconds.toFixed(2)} s | ${ms(f.batch)} | ${speedup.toFixed(1)}× |`
     );
   });
@@ -299,8 +319,9 @@ export function formatEventsTable(
   );
   return [
     `Single creates, ${settings.clients} clients, ${settings.rounds} interleaved rounds of ${settings.singles} per company; ` +
-      `then 1,000 single creates and ${settings.batches} batches of 1,000 with three listeners`,
-    '| database | no listener: rps, p50 / p99 | one listener: rps, p50 / p99 | cost of the listener | 1,000 singles, three listeners | one batch of 1,000, p50 / p99 | batch speed-up |',
+      `then 1,000 single creates (the median of three rounds) and ${settings.batches} batches of 1,000 with three listeners; ` +
+      "CPU per create is the service's, and on PostgreSQL the server's too",
+    '| database | no listener: rps, p50 / p99, CPU per create | one listener: the same | cost of the listener: rps / CPU | 1,000 singles, three listeners | one batch of 1,000, p50 / p99 | batch speed-up |',
     '|---|---|---|---|---|---|---|',
     ...writes,
     '',

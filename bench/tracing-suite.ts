@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { postgresTicks, ticksOf } from './cpu.ts';
+import { postgresTicks, TICK_US, ticksOf } from './cpu.ts';
 import { type DatabaseKind, prepare } from './databases.ts';
 import { countPerRequest, type InstructionSettings } from './instructions.ts';
 import { type LoadRequest, runLoad } from './load.ts';
@@ -57,7 +57,6 @@ export interface TracingInstructionFigures {
   countedExports: number;
 }
 
-const TICK_US = 1e6 / 100;
 /** Long enough for 512 spans to finish under callgrind before the batch timer fires. */
 const FULL_BATCHES_UNDER_VALGRIND_MS = 600_000;
 
