@@ -14,20 +14,30 @@
 export type SendNotify = (channel: string, payload: string) => Promise<unknown>;
 
 /**
- * Answers `notify(channel, payload)`, which sends NOTIFY at once when none is on its way on that
- * channel, and otherwise once more when it has been sent, with the last payload asked for.
+ * Answers `notify(channel, payload)`, which sends NOTIFY at once when none was sent on that channel
+ * in the last `spacingMs`, and otherwise once more when that much time has passed since the last one
+ * started and it has been sent, with the last payload asked for.
  */
-export function coalescedNotifier(send: SendNotify): (channel: string, payload: string) => void {
+export function coalescedNotifier(
+  send: SendNotify,
+  spacingMs = 0,
+): (channel: string, payload: string) => void {
   // Per channel: present while a NOTIFY is on its way; its value the payload to send after it.
   const sending = new Map<string, string | undefined>();
   const sendNow = (channel: string, payload: string): void => {
     sending.set(channel, undefined);
+    const started = Date.now();
     send(channel, payload)
       .catch(() => {})
       .finally(() => {
         const next = sending.get(channel);
-        sending.delete(channel);
-        if (next !== undefined) sendNow(channel, next);
+        if (next === undefined) {
+          sending.delete(channel);
+          return;
+        }
+        const wait = started + spacingMs - Date.now();
+        if (wait <= 0) sendNow(channel, next);
+        else setTimeout(() => sendNow(channel, sending.get(channel) ?? next), wait).unref();
       });
   };
   return (channel, payload) => {

@@ -33,6 +33,11 @@ const MAX_PIPELINED = 3;
 // would otherwise hold it for the system's TCP time-out, minutes) or for a pool's busy ones to free
 // up. Past it the statement fails and the request answers 503 with Retry-After (isDatabaseUnavailable).
 const CONNECT_TIMEOUT_MS = 5_000;
+// At most one after-commit NOTIFY per channel this often: under a stream of writes one went out per
+// commit and cost single creates with a listener about 10 points of CPU (docs/decisions/events.md,
+// "Waking the workers"). A write after a quiet spell notifies at once; under load a worker, busy or
+// claiming anyway, is woken at most this late.
+const NOTIFY_SPACING_MS = 5;
 
 /** Where a statement runs: a pool, a pool's client in a transaction, or the pipelined connection. */
 interface StatementTarget {
@@ -101,9 +106,9 @@ export async function openPostgres(
     }
   };
 
-  // On a connection of the planning pool: a NOTIFY commits, and waits for its WAL flush.
-  const notify = coalescedNotifier((channel, payload) =>
-    query(notifying, 'SELECT pg_notify($1, $2)', [channel, payload]),
+  const notify = coalescedNotifier(
+    (channel, payload) => query(notifying, 'SELECT pg_notify($1, $2)', [channel, payload]),
+    NOTIFY_SPACING_MS,
   );
 
   async function transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {

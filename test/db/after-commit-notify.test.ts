@@ -1,6 +1,6 @@
 // NOTIFY after commit (src/db/after-commit-notify.ts): a transaction's notifications are sent once
-// it commits and never when it rolls back, one per channel; while one is on its way, the next ones
-// wait and go as one, with the last payload.
+// it commits and never when it rolls back, one per channel; while one is on its way, or sooner than
+// its spacing after it, the next ones wait and go as one, with the last payload.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -27,6 +27,31 @@ describe('the coalesced notifier', { timeout: 10_000 }, () => {
     for (const finish of inFlight.splice(0)) finish();
     await until(() => inFlight.length === 0);
     assert.equal(sent.length, 3, 'nothing more was asked for');
+  });
+
+  it('sends the next no sooner than its spacing after the last one started, with the last payload', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+    const sent: string[] = [];
+    const notify = coalescedNotifier(async (_channel, payload) => {
+      sent.push(payload);
+    }, 5);
+    notify('a', '1');
+    notify('a', '2');
+    notify('a', '3');
+    await until(() => sent.length === 1);
+    // The first is sent; the others wait for its spacing to pass.
+    for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+    t.mock.timers.tick(4);
+    assert.deepEqual(sent, ['1']);
+    t.mock.timers.tick(1);
+    await until(() => sent.length === 2);
+    assert.deepEqual(sent, ['1', '3']);
+    // After a quiet spell longer than the spacing, the next goes at once.
+    t.mock.timers.tick(10);
+    for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+    notify('a', '4');
+    await until(() => sent.length === 3);
+    assert.deepEqual(sent, ['1', '3', '4']);
   });
 
   it('goes on after a NOTIFY that failed', async () => {
