@@ -18,10 +18,7 @@ export type SendNotify = (channel: string, payload: string) => Promise<unknown>;
  * in the last `spacingMs`, and otherwise once more when that much time has passed since the last one
  * started and it has been sent, with the last payload asked for.
  */
-export function coalescedNotifier(
-  send: SendNotify,
-  spacingMs = 0,
-): (channel: string, payload: string) => void {
+export function coalescedNotifier(send: SendNotify, spacingMs = 0): (channel: string, payload: string) => void {
   // Per channel: present while a NOTIFY is on its way; its value the payload to send after it.
   const sending = new Map<string, string | undefined>();
   const sendNow = (channel: string, payload: string): void => {
