@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Queryable } from '../../src/db/database.ts';
 import { TEST_DATABASE_URL } from '../support/database.ts';
+import { waitFor } from '../support/outage-requests.ts';
 import { insertMessages, SERVICE_ENV, SeededService } from './seeded-service.ts';
 
 const SWEPT = 'webhook messages and events past their retention deleted';
@@ -57,7 +58,10 @@ describe(`a service killed in the middle of a retention sweep (${DATABASE})`, { 
     const first = await fixture.start(env);
     const oldest = await fixture.firstMessage(first, subscriptionId, 'delivered');
     // The sweep deletes oldest first: once the oldest is gone, a batch has committed.
-    await until(async () => (await fixture.firstMessage(first, subscriptionId, 'delivered'))?.id !== oldest?.id);
+    await soon(
+      async () => (await fixture.firstMessage(first, subscriptionId, 'delivered'))?.id !== oldest?.id,
+      'a first batch swept',
+    );
     await first.kill();
 
     const killed = await fixture.inspect(countRows);
@@ -67,7 +71,7 @@ describe(`a service killed in the middle of a retention sweep (${DATABASE})`, { 
 
     const second = await fixture.start(env);
     // A sweep goes on until a batch runs short: messages first, then the events they needed.
-    await until(async () => second.output().includes(SWEPT));
+    await soon(async () => second.output().includes(SWEPT), 'the sweep finished after the restart');
     await second.stop();
 
     const swept = await fixture.inspect(countRows);
@@ -105,7 +109,10 @@ describe(`a service killed in the middle of a recover (${DATABASE})`, { timeout:
     const recovered = await fixture.call(first, 'POST', `/v1/subscriptions/${subscriptionId}:recover`, { since });
     assert.equal(recovered.status, 202);
     assert.equal((await recovered.json()).data.messages, FAILED);
-    await until(async () => (await fixture.firstMessage(first, subscriptionId, 'pending')) !== undefined);
+    await soon(
+      async () => (await fixture.firstMessage(first, subscriptionId, 'pending')) !== undefined,
+      'a first message queued again',
+    );
     await first.kill();
 
     const killed = await fixture.inspect(recoveryState);
@@ -115,7 +122,7 @@ describe(`a service killed in the middle of a recover (${DATABASE})`, { timeout:
 
     const second = await fixture.start(env);
     // Logged once a pass has queued the rest and found the recovery finished.
-    await until(async () => second.output().includes(RECOVERED));
+    await soon(async () => second.output().includes(RECOVERED), 'the recover finished after the restart');
     await second.stop();
 
     const finished = await fixture.inspect(recoveryState);
@@ -173,10 +180,10 @@ async function recoveryState(db: Queryable) {
   return row as { queued: number; finished: boolean; notFailed: number; queuedOnce: number };
 }
 
-/** Polls `condition` every 20 ms until it holds (bounded by the suite's time-out). */
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  for (;;) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/**
+ * Resolves once `condition` holds, asking every 20 ms: the kill must come while the work is under
+ * way, soon after its first batch commits.
+ */
+function soon(condition: () => Promise<boolean>, what: string): Promise<void> {
+  return waitFor(condition, what, 240_000, 20);
 }

@@ -36,11 +36,19 @@ export function announcedIds(receiver: Receiver): Set<string> {
   return new Set(receiver.requests.map((request) => JSON.parse(request.body).payload.data.id as string));
 }
 
-/** Resolves once `check` answers true; rejects, naming `what`, after `timeoutMs`. */
-export async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Resolves once `check` answers true, asking every `intervalMs`; rejects, naming `what`, after
+ * `timeoutMs`.
+ */
+export async function waitFor(
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+  intervalMs = 50,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await sleep(50);
+    await sleep(intervalMs);
   }
 }
