@@ -11,7 +11,7 @@ import {
   writeRefusalOf,
 } from './database.ts';
 import { openPipelinedConnection } from './pipelined-connection.ts';
-import { listenOnPostgres, type PostgresListener } from './postgres-listener.ts';
+import { postgresListeners } from './postgres-listener.ts';
 import { createStatementNames } from './statement-names.ts';
 
 // A deadlock or serialization failure means another transaction won a race; the work is safe to
@@ -85,7 +85,7 @@ export async function openPostgres(
     ...poolOptions,
     max: 1,
   });
-  const listeners = new Set<PostgresListener>();
+  const listeners = postgresListeners(connection);
   // An idle connection that breaks is closed by its pool, which then emits its error here; an 'error'
   // event without a listener would end the process.
   for (const pool of [planning, reusing, notifying]) pool.on('error', () => {});
@@ -154,21 +154,13 @@ export async function openPostgres(
     exec: async (sql) => void (await planning.query(sql)),
     notifyAfterCommit: notify,
     transaction,
-    listen: async (channel, onNotify) => {
-      const listener = await listenOnPostgres(connection, channel, onNotify);
-      listeners.add(listener);
-      return async () => {
-        listeners.delete(listener);
-        await listener.stop();
-      };
-    },
+    listen: (channel, onNotify) => listeners.listen(channel, onNotify),
     afterPendingIo: (work) => void setImmediate(work),
     recentWriteRefusal: refusals.recent,
     // PostgreSQL restarts its own backends after a PANIC; a lost connection is opened again.
     stopped: new Promise(() => {}),
     close: async () => {
-      await Promise.all([...listeners].map((listener) => listener.stop()));
-      listeners.clear();
+      await listeners.stop();
       await Promise.all([planning.end(), reusing.end(), notifying.end(), pipelined.end()]);
     },
   };

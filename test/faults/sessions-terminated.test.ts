@@ -1,7 +1,7 @@
 // PostgreSQL ends every session of a real `ledgerhook serve --role all` (pg_terminate_backend, as a
 // failover or an administrator does) hundreds of times, every 50 to 150 ms, while export jobs are
 // created and closed (transactions that queue webhooks), accounts are created, read and searched, the
-// delivery worker sends to a local receiver and its three LISTEN connections listen. The process is
+// delivery worker sends to a local receiver and its LISTEN connection listens on three channels. The process is
 // alive after every round; every answer is 2xx or 503 with Retry-After (never 500, never a dropped
 // connection); afterwards it answers 2xx again by itself and every export job answered 201 has been
 // announced to the receiver (docs/decisions/database-outages.md, "The process stays up").
