@@ -7,7 +7,7 @@ import type { SortColumn } from '../db/keyset.ts';
 import { fetchPage, type Page, type PagePosition } from '../db/keyset-page.ts';
 import type { SqlParams } from '../db/sql-params.ts';
 import { sampledTraceparent } from '../telemetry/trace-context.ts';
-import { INLINE_FAN_OUT_MAX_EVENTS } from '../webhooks/fan-out.ts';
+import { defersFanOut } from '../webhooks/fan-out.ts';
 import {
   DEFERRED_FAN_OUT,
   FIRST_SENT_EVENT,
@@ -154,7 +154,7 @@ export async function insertAccounts(
     accounting_system: account.accountingSystem,
     position,
   }));
-  const deferred = accounts.length > INLINE_FAN_OUT_MAX_EVENTS;
+  const deferred = defersFanOut(accounts.length);
   const inserted = await db.query<InsertedAccount & { queued: string | null }>(
     deferred ? INSERT_ACCOUNTS_DEFERRED : INSERT_ACCOUNTS,
     [companyId, JSON.stringify(rows), sampledTraceparent()],

@@ -79,11 +79,16 @@ export function postgresListeners(clientConfig: pg.ClientConfig): PostgresListen
     retryMs = FIRST_RETRY_MS;
   };
 
-  const close = (client: pg.Client) => {
-    if (session !== client) return;
+  /** Forgets `client` as the session; answers whether it was. */
+  const detach = (client: pg.Client): boolean => {
+    if (session !== client) return false;
     session = undefined;
     listening = new Set();
-    client.end().catch(() => {});
+    return true;
+  };
+
+  const close = (client: pg.Client) => {
+    if (detach(client)) client.end().catch(() => {});
   };
 
   const dropped = (failed: pg.Client) => {
@@ -155,8 +160,7 @@ export function postgresListeners(clientConfig: pg.ClientConfig): PostgresListen
 
   // end() can wait long on a connection the server already dropped; do not hold up shutdown.
   const endBounded = async (client: pg.Client) => {
-    if (session === client) session = undefined;
-    listening = new Set();
+    detach(client);
     let timer: NodeJS.Timeout | undefined;
     const bounded = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, STOP_TIMEOUT_MS);

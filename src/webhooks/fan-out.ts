@@ -6,6 +6,9 @@ import type { Queryable } from '../db/database.ts';
 /** Changes with more events than this leave their fan-out to the workers. */
 export const INLINE_FAN_OUT_MAX_EVENTS = 100;
 
+/** Whether a change of `events` events leaves its fan-out to the workers. */
+export const defersFanOut = (events: number): boolean => events > INLINE_FAN_OUT_MAX_EVENTS;
+
 /** The channel a change with a deferred fan-out notifies once it commits; the payload is the row's id. */
 export const FAN_OUTS_CHANNEL = 'ledgerhook_fan_outs';
 

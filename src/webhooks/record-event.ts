@@ -6,7 +6,7 @@ import type { Queryable } from '../db/database.ts';
 import { isoTimestamp } from '../db/iso-timestamp.ts';
 import { sampledTraceparent } from '../telemetry/trace-context.ts';
 import { type EventType, findEventType } from './event-types.ts';
-import { FAN_OUTS_CHANNEL, INLINE_FAN_OUT_MAX_EVENTS, messagesOfRecorded } from './fan-out.ts';
+import { defersFanOut, FAN_OUTS_CHANNEL, messagesOfRecorded } from './fan-out.ts';
 
 /** The channel the delivery worker listens on; the payload is an event id. */
 export const EVENTS_CHANNEL = 'ledgerhook_events';
@@ -117,7 +117,7 @@ export async function recordEvents(tx: Queryable, events: readonly NewEvent[]): 
   for (const event of events) {
     if (!findEventType(event.eventType)) throw new Error(`Unknown event type ${event.eventType}`);
   }
-  const deferred = events.length > INLINE_FAN_OUT_MAX_EVENTS;
+  const deferred = defersFanOut(events.length);
   const rows = await tx.query<RecordedEvent & { queued: string | null }>(
     deferred ? RECORD_EVENTS_DEFERRED : RECORD_EVENTS,
     [JSON.stringify(events), sampledTraceparent()],
